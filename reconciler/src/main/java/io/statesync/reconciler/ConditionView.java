@@ -1,0 +1,31 @@
+package io.statesync.reconciler;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A Kubernetes-style condition. {@code status} is "True", "False" or "Unknown"; {@code lastTransitionTime} changes
+ * only when {@code status} does.
+ */
+public record ConditionView(String type, String status, String reason, String message, Instant lastTransitionTime) {
+    public static final String SYNCED = "Synced";
+    public static final String PROGRESSING = "Progressing";
+    public static final String STALLED = "Stalled";
+    public static final String OBSERVED_STALE = "ObservedStale";
+
+    public static final String TRUE = "True";
+    public static final String FALSE = "False";
+    public static final String UNKNOWN = "Unknown";
+
+    public ConditionView {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(status, "status");
+        reason = reason == null ? "" : reason;
+        message = message == null ? "" : message;
+        Objects.requireNonNull(lastTransitionTime, "lastTransitionTime");
+    }
+
+    public boolean isTrue() {
+        return TRUE.equals(status);
+    }
+}

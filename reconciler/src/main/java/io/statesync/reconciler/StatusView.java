@@ -1,0 +1,36 @@
+package io.statesync.reconciler;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The computed status of a resource. {@code equals} compares everything; {@link #sameExceptHeartbeat} ignores
+ * {@code lastObservedAt}, which moves with every agent report, so that the caller can skip re-emitting a Resource
+ * whose status did not really change.
+ *
+ * @param convergedAt when the resource last became Synced, or null if it never did
+ */
+public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, List<FieldDiff> diff, int attempts,
+                         long observedGeneration, Instant convergedAt, Instant lastObservedAt) {
+    public StatusView {
+        Objects.requireNonNull(syncStatus, "syncStatus");
+        conditions = List.copyOf(conditions);
+        diff = List.copyOf(diff);
+    }
+
+    public Optional<ConditionView> condition(String type) {
+        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+    }
+
+    public boolean sameExceptHeartbeat(StatusView other) {
+        return other != null
+                && syncStatus == other.syncStatus
+                && conditions.equals(other.conditions)
+                && diff.equals(other.diff)
+                && attempts == other.attempts
+                && observedGeneration == other.observedGeneration
+                && Objects.equals(convergedAt, other.convergedAt);
+    }
+}

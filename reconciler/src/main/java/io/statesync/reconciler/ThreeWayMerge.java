@@ -20,6 +20,7 @@ public final class ThreeWayMerge {
     }
 
     public static MergeResult merge(Object desired, Object observed, Object lastApplied, ReconcilePolicy policy) {
-        return MergeEngine.merge(desired, observed, lastApplied, policy);
+        return MergeEngine.merge(Trees.normalize(desired), Trees.normalize(observed), Trees.normalize(lastApplied),
+                policy);
     }
 }

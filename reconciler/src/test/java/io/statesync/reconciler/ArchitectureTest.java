@@ -1,0 +1,34 @@
+package io.statesync.reconciler;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+class ArchitectureTest {
+    private final JavaClasses classes = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.statesync.reconciler");
+
+    @Test
+    void shouldNotDependOnKafkaOrAvro() {
+        noClasses().that().resideInAPackage("io.statesync.reconciler..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "org.apache.avro..",
+                        "io.statesync.avro..")
+                .check(classes);
+    }
+
+    @Test
+    void shouldDependOnNothingButTheJdk() {
+        noClasses().that().resideInAPackage("io.statesync.reconciler..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.statesync.reconciler..", "java..")
+                .check(classes);
+    }
+
+    @Test
+    void shouldImportTheProductionClasses() {
+        org.assertj.core.api.Assertions.assertThat(classes.contain(CorrectionPlanner.class)).isTrue();
+    }
+}

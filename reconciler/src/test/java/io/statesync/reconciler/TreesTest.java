@@ -1,0 +1,103 @@
+package io.statesync.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TreesTest {
+
+    @Test
+    void shouldNormaliseEdgeNumberAndStringTypes() {
+        Map<Object, Object> raw = new LinkedHashMap<>();
+        raw.put(new StringBuilder("i"), 5);
+        raw.put("f", 1.5f);
+        raw.put("d", new BigDecimal("2.25"));
+        raw.put("s", new StringBuilder("utf8"));
+        raw.put("a", new Object[] {(short) 1, (byte) 2});
+
+        Object tree = Trees.normalize(raw);
+
+        assertThat(tree).isEqualTo(Map.of("i", 5L, "f", 1.5d, "d", 2.25d, "s", "utf8", "a", List.of(1L, 2L)));
+    }
+
+    @Test
+    void shouldReturnUnmodifiableCopiesThatKeepInsertionOrder() {
+        Map<String, Object> raw = new LinkedHashMap<>();
+        raw.put("z", 1);
+        raw.put("a", new ArrayList<>(List.of(1)));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tree = (Map<String, Object>) Trees.normalize(raw);
+
+        raw.put("later", true);
+
+        assertThat(tree.keySet()).containsExactly("z", "a");
+        assertThatThrownBy(() -> tree.put("x", 1L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((List<Object>) tree.get("a")).add(2L))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void shouldShareAlreadyNormalisedTrees() {
+        Map<String, Object> tree = Trees.map("a", Trees.list(1, 2), "b", Trees.map("c", "d"));
+
+        assertThat(Trees.normalize(tree)).isSameAs(tree);
+    }
+
+    @Test
+    void shouldKeepNullValuesInMapsAndLists() {
+        assertThat(Trees.map("a", null)).containsEntry("a", null);
+        assertThat(Trees.list(1, null)).containsExactly(1L, null);
+    }
+
+    @Test
+    void shouldRejectValuesWithoutTreeForm() {
+        assertThatThrownBy(() -> Trees.normalize(new Object())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldCompareNumbersByValueUnlessTypingIsStrict() {
+        assertThat(Trees.deepEquals(5L, 5.0d, false)).isTrue();
+        assertThat(Trees.deepEquals(Trees.map("r", 5), Trees.map("r", 5.0), false)).isTrue();
+        assertThat(Trees.deepEquals(5L, 5.5d, false)).isFalse();
+        assertThat(Trees.deepEquals(5L, 5.0d, true)).isFalse();
+        assertThat(Trees.deepEquals(Long.MAX_VALUE, 0x1p63, false)).isFalse();
+    }
+
+    @Test
+    void shouldCompareMapsRegardlessOfKeyOrderAndListsByPosition() {
+        assertThat(Trees.deepEquals(Trees.map("a", 1, "b", 2), Trees.map("b", 2, "a", 1), true)).isTrue();
+        assertThat(Trees.deepEquals(Trees.list(1, 2), Trees.list(2, 1), true)).isFalse();
+        assertThat(Trees.deepEquals(Trees.map("a", null), Trees.map("b", null), true)).isFalse();
+    }
+
+    @Test
+    void shouldWriteKeyStringsSoThatFiveAndFivePointZeroAddressTheSameItem() {
+        assertThat(Trees.keyString(5L)).isEqualTo("5");
+        assertThat(Trees.keyString(5.0d)).isEqualTo("5");
+        assertThat(Trees.keyString("web")).isEqualTo("web");
+        assertThat(Trees.keyString(Trees.map())).isNull();
+    }
+
+    @Test
+    void shouldWriteCanonicalJsonWithSortedKeys() {
+        Map<String, Object> a = Trees.map("b", 1, "a", Trees.list("x\"y", null, true, 2.5));
+
+        assertThat(Trees.toJson(a)).isEqualTo("{\"b\":1,\"a\":[\"x\\\"y\",null,true,2.5]}");
+        assertThat(Trees.canonicalJson(a)).isEqualTo("{\"a\":[\"x\\\"y\",null,true,2.5],\"b\":1}");
+    }
+
+    @Test
+    void shouldReadKeyedItemsAndPositionsAlongAPath() {
+        Object tree = Trees.map("containers", Trees.list(Trees.map("name", "web", "image", "nginx")));
+
+        assertThat(Trees.get(tree, FieldPath.parse("containers[name=web].image"))).isEqualTo("nginx");
+        assertThat(Trees.get(tree, FieldPath.parse("containers[0].name"))).isEqualTo("web");
+        assertThat(Trees.get(tree, FieldPath.parse("containers[name=db]"))).isNull();
+    }
+}

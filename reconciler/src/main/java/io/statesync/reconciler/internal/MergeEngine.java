@@ -1,6 +1,7 @@
 package io.statesync.reconciler.internal;
 
 import io.statesync.reconciler.FieldConflict;
+import io.statesync.reconciler.FieldPath;
 import io.statesync.reconciler.MergeResult;
 import io.statesync.reconciler.PatchOp;
 import io.statesync.reconciler.ReconcilePolicy;
@@ -37,6 +38,10 @@ public final class MergeEngine {
         Object target = from == null
                 ? engine.replace(PathNode.ROOT, desired, null, ABSENT)
                 : engine.mergeNode(PathNode.ROOT, desired, from, owned);
+        if (observed == null && engine.ops.isEmpty()) {
+            // Nothing to set field by field (an empty spec), yet the resource must come into existence.
+            engine.ops.add(PatchOp.set(FieldPath.root(), target));
+        }
         return new MergeResult(target, engine.ops, engine.conflicts);
     }
 

@@ -1,0 +1,21 @@
+package io.statesync.launcher;
+
+import io.statesync.cli.StatesyncCli;
+import picocli.CommandLine;
+
+/** The distribution's main: the statesync CLI plus {@code up}, which needs the embedded runtime and the demo agent. */
+public final class StatesyncLauncher {
+
+    private StatesyncLauncher() {
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cl = StatesyncCli.commandLine();
+        cl.addSubcommand("up", new UpCommand());
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,272 @@
+package io.statesync.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The one configuration class of statesync. Every key has a doc, type, default and validator, and a bad
+ * value fails fast at construction. Kafka client settings pass through by prefix: {@code kafka.} for every
+ * client, then {@code streams.}, {@code producer.}, {@code consumer.} and {@code admin.} for one of them.
+ */
+public final class AppConfig extends AbstractConfig {
+
+    public static final String ENV_PREFIX = "STATESYNC_";
+
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+    public static final String APPLICATION_ID = "application.id";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String TOPIC_PARTITIONS = "topic.partitions";
+    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+    public static final String TOPIC_CREATE = "topic.create";
+    public static final String PROCESSING_GUARANTEE = "processing.guarantee";
+    public static final String NUM_STREAM_THREADS = "num.stream.threads";
+    public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    public static final String STATE_DIR = "state.dir";
+    public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
+    public static final String MAX_STALE_LAG = "max.stale.lag";
+    public static final String HTTP_HOST = "http.host";
+    public static final String HTTP_PORT = "http.port";
+    public static final String HTTP_MAX_BODY_BYTES = "http.max.body.bytes";
+    public static final String APPLICATION_SERVER = "application.server";
+    public static final String ADMISSION_TIMEOUT_MS = "admission.timeout.ms";
+    public static final String SPEC_MAX_BYTES = "spec.max.bytes";
+    public static final String SPEC_MAX_DEPTH = "spec.max.depth";
+    public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
+    public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
+    public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
+    public static final String KINDS_SEED_FILE = "kinds.seed.file";
+    public static final String AUTH_TOKENS = "auth.tokens";
+    public static final String AUTH_TOKENS_FILE = "auth.tokens.file";
+    public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
+    public static final String WATCH_MAX_QUEUE = "watch.max.queue";
+    public static final String LOG_FORMAT = "log.format";
+
+    public static final String KAFKA_PREFIX = "kafka.";
+    public static final String STREAMS_PREFIX = "streams.";
+    public static final String PRODUCER_PREFIX = "producer.";
+    public static final String CONSUMER_PREFIX = "consumer.";
+    public static final String ADMIN_PREFIX = "admin.";
+
+    public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
+    public static final String AT_LEAST_ONCE = "at_least_once";
+
+    private static final ConfigDef.Validator NON_EMPTY_LIST = new ConfigDef.Validator() {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (!(value instanceof java.util.List<?> l) || l.isEmpty() || l.stream().anyMatch(e -> e.toString().isBlank())) {
+                throw new ConfigException(name, value, "must be a non-empty list of host:port");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "non-empty list";
+        }
+    };
+
+    private static final ConfigDef CONFIG = buildConfigDef();
+
+    public AppConfig(Map<?, ?> props) {
+        super(CONFIG, props, false);
+        validateCrossFields();
+    }
+
+    public static ConfigDef configDef() {
+        return CONFIG;
+    }
+
+    /** Loads a properties file (optional), then applies {@code STATESYNC_*} environment overrides, then explicit overrides. */
+    public static AppConfig load(Path propertiesFile, Map<String, String> env, Map<String, ?> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        if (propertiesFile != null) {
+            props.putAll(readProperties(propertiesFile));
+        }
+        props.putAll(fromEnvironment(env));
+        if (overrides != null) {
+            props.putAll(overrides);
+        }
+        return new AppConfig(props);
+    }
+
+    /** {@code STATESYNC_HTTP_PORT=8080} becomes {@code http.port=8080}; {@code STATESYNC_KAFKA_SASL_MECHANISM} becomes {@code kafka.sasl.mechanism}. */
+    public static Map<String, String> fromEnvironment(Map<String, String> env) {
+        Map<String, String> out = new TreeMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
+                out.put(name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
+            }
+        });
+        return out;
+    }
+
+    private static Map<String, String> readProperties(Path file) {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new ConfigException("Cannot read configuration file " + file + ": " + e.getMessage());
+        }
+        Map<String, String> out = new HashMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
+    }
+
+    private void validateCrossFields() {
+        if (getInt(RESYNC_MAX_WRITES) > getInt(RESYNC_MAX_KEYS)) {
+            throw new ConfigException(RESYNC_MAX_WRITES, getInt(RESYNC_MAX_WRITES),
+                "must not exceed " + RESYNC_MAX_KEYS + " (" + getInt(RESYNC_MAX_KEYS) + ")");
+        }
+    }
+
+    public boolean exactlyOnce() {
+        return EXACTLY_ONCE_V2.equals(getString(PROCESSING_GUARANTEE));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX);
+    }
+
+    /** Pass-through client settings for one client type: {@code kafka.*} first, then the type's own prefix wins. */
+    public Map<String, Object> clientProps(String typePrefix) {
+        Map<String, Object> out = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX));
+        out.putAll(originalsWithPrefix(typePrefix));
+        return out;
+    }
+
+    /** The effective value of every defined key, secrets masked, for the startup log and {@code config docs}. */
+    public Map<String, String> describe() {
+        Map<String, String> out = new TreeMap<>();
+        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+            Object v = get(key.name);
+            out.put(key.name, key.type == Type.PASSWORD ? (v == null ? "null" : "[hidden]") : String.valueOf(v));
+        }
+        originals().keySet().stream().filter(k -> !CONFIG.configKeys().containsKey(k)).forEach(k ->
+            out.put(k, isSecretKey(k) ? "[hidden]" : String.valueOf(originals().get(k))));
+        return out;
+    }
+
+    /** Keys whose values must never be logged, including passed-through client secrets (SASL JAAS, SSL passwords). */
+    public static boolean isSecretKey(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return k.contains("password") || k.contains("secret") || k.contains("jaas") || k.contains("token")
+            || k.contains("user.info") || k.endsWith(".key");
+    }
+
+    /** Markdown reference of every key, used by {@code statesync config docs} and docs/configuration.md. */
+    public static String docsMarkdown() {
+        StringBuilder sb = new StringBuilder("| key | type | default | valid values | importance | description |\n");
+        sb.append("|---|---|---|---|---|---|\n");
+        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+            sb.append("| `").append(key.name).append("` | ").append(key.type.name().toLowerCase(Locale.ROOT))
+                .append(" | ").append(defaultText(key)).append(" | ")
+                .append(key.validator == null ? "" : key.validator.toString().replace("|", "\\|"))
+                .append(" | ").append(key.importance.name().toLowerCase(Locale.ROOT)).append(" | ")
+                .append(key.documentation.replace("|", "\\|").replace("\n", " ")).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    private static String defaultText(ConfigDef.ConfigKey key) {
+        if (!key.hasDefault()) {
+            return "(required)";
+        }
+        Object d = key.defaultValue;
+        return d == null || "".equals(d) ? "\"\"" : "`" + ConfigDef.convertToString(d, key.type) + "`";
+    }
+
+    private static ConfigDef buildConfigDef() {
+        ConfigDef def = new ConfigDef();
+        defineKafka(def);
+        defineTopics(def);
+        defineHttp(def);
+        defineReconcile(def);
+        return def;
+    }
+
+    private static void defineKafka(ConfigDef def) {
+        def.define(BOOTSTRAP_SERVERS, Type.LIST, "127.0.0.1:9092", NON_EMPTY_LIST, Importance.HIGH,
+                "Kafka bootstrap servers, host:port[,host:port].")
+            .define(SCHEMA_REGISTRY_URL, Type.STRING, "http://127.0.0.1:8081/apis/ccompat/v7",
+                new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "Base URL of a Confluent-compatible schema registry; mock://<scope> gives an in-process one for tests.")
+            .define(APPLICATION_ID, Type.STRING, "statesync", new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "Kafka Streams application.id: the consumer group and the prefix of internal topics. Every instance of one deployment shares it.")
+            .define(PROCESSING_GUARANTEE, Type.STRING, EXACTLY_ONCE_V2, ValidString.in(EXACTLY_ONCE_V2, AT_LEAST_ONCE),
+                Importance.MEDIUM, "Kafka Streams processing guarantee.")
+            .define(NUM_STREAM_THREADS, Type.INT, 2, Range.between(1, 64), Importance.MEDIUM,
+                "Stream threads per instance.")
+            .define(COMMIT_INTERVAL_MS, Type.LONG, 100L, Range.between(1, 600_000), Importance.MEDIUM,
+                "Commit interval; with exactly_once_v2 it bounds the latency from input to visible output.")
+            .define(STATE_DIR, Type.STRING, "./data/streams", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                "Directory of the local state stores (RocksDB). Keep it across restarts for a fast start.")
+            .define(NUM_STANDBY_REPLICAS, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM,
+                "Standby replicas of each state store on other instances, for fast failover and standby reads.")
+            .define(MAX_STALE_LAG, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
+                "A read may be served from a standby or restoring store only when its offset lag is at most this.")
+            .define(LOG_FORMAT, Type.STRING, "text", ValidString.in("text", "json"), Importance.LOW,
+                "Console log format: text or json (one JSON object per line).");
+    }
+
+    private static void defineTopics(ConfigDef def) {
+        def.define(TOPIC_PREFIX, Type.STRING, "statesync.", new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "Prefix of every topic: <prefix>desired, observed, corrections, resources, events, kinds, dlq.")
+            .define(TOPIC_PARTITIONS, Type.INT, 6, Range.between(1, 10_000), Importance.HIGH,
+                "Partition count of every input and output topic. They must be equal (co-partitioning); startup fails fast when an existing topic differs.")
+            .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Range.between(-1, 32), Importance.MEDIUM,
+                "Replication factor of created topics; -1 takes the broker's default.replication.factor.")
+            .define(TOPIC_CREATE, Type.BOOLEAN, true, Importance.LOW,
+                "Create missing topics at startup. When false, missing topics fail startup.");
+    }
+
+    private static void defineHttp(ConfigDef def) {
+        def.define(HTTP_HOST, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "Address the REST server binds to. With no auth tokens configured only a loopback address is allowed.")
+            .define(HTTP_PORT, Type.INT, 8080, Range.between(0, 65_535), Importance.HIGH,
+                "REST port; 0 picks a free one.")
+            .define(HTTP_MAX_BODY_BYTES, Type.INT, 1_048_576, Range.between(1_024, 64 * 1_048_576), Importance.LOW,
+                "Largest accepted request body; larger ones get 413.")
+            .define(APPLICATION_SERVER, Type.STRING, "", Importance.MEDIUM,
+                "host:port other instances use to reach this one's REST API (Kafka Streams application.server). Empty: http.host:http.port.")
+            .define(ADMISSION_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM,
+                "How long a REST write waits for its admission event before answering 504.")
+            .define(AUTH_TOKENS, Type.PASSWORD, null, Importance.HIGH,
+                "Bearer tokens as token:role[,token:role]; role is reader or writer. Empty: open, loopback only.")
+            .define(AUTH_TOKENS_FILE, Type.STRING, "", Importance.HIGH,
+                "A file with one token:role per line, read at startup; merged with auth.tokens.")
+            .define(WATCH_BOOKMARK_INTERVAL_MS, Type.LONG, 30_000L, Range.between(100, 3_600_000), Importance.LOW,
+                "How often an idle watch receives a BOOKMARK with its current position.")
+            .define(WATCH_MAX_QUEUE, Type.INT, 10_000, Range.between(10, 10_000_000), Importance.LOW,
+                "Events buffered for one watch client; a client that falls further behind is disconnected.");
+    }
+
+    private static void defineReconcile(ConfigDef def) {
+        def.define(SPEC_MAX_BYTES, Type.INT, 1_048_576, Range.between(1_024, 16 * 1_048_576), Importance.MEDIUM,
+                "Largest accepted serialized desired or observed record; larger ones go to the DLQ.")
+            .define(SPEC_MAX_DEPTH, Type.INT, 64, Range.between(2, 10_000), Importance.LOW,
+                "Deepest accepted nesting of a spec or state tree; deeper ones go to the DLQ.")
+            .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
+                "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
+            .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,
+                "Keys the timer may visit per punctuation and task, so that a million keys never stall a commit.")
+            .define(RESYNC_MAX_WRITES, Type.INT, 500, Range.between(1, 1_000_000), Importance.LOW,
+                "Store writes the timer may make per punctuation and task.")
+            .define(KINDS_SEED_FILE, Type.STRING, "", Importance.LOW,
+                "Optional YAML file of kind policies written to the kinds topic at startup for kinds it does not hold yet.");
+    }
+}

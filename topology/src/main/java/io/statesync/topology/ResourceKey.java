@@ -1,0 +1,83 @@
+package io.statesync.topology;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A resource key {@code kind/namespace/name}. kind matches {@code [A-Z][A-Za-z0-9]{0,62}}; namespace and
+ * name are DNS-1123 subdomains. Every other string is invalid input.
+ */
+public record ResourceKey(String kind, String namespace, String name) {
+
+    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
+    private static final Pattern DNS1123_SUBDOMAIN =
+        Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final int MAX_SUBDOMAIN = 253;
+
+    public ResourceKey {
+        String problem = problem(kind, namespace, name);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
+    public static ResourceKey of(String kind, String namespace, String name) {
+        return new ResourceKey(kind, namespace, name);
+    }
+
+    /** Parses {@code kind/namespace/name}; the exception message says what is wrong. */
+    public static ResourceKey parse(String key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key is null");
+        }
+        String[] parts = key.split("/", -1);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("key must be kind/namespace/name, got " + quote(key));
+        }
+        return new ResourceKey(parts[0], parts[1], parts[2]);
+    }
+
+    public static Optional<ResourceKey> tryParse(String key) {
+        try {
+            return Optional.of(parse(key));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Why the parts are not a valid key, or null when they are. */
+    public static String problem(String kind, String namespace, String name) {
+        if (kind == null || !KIND.matcher(kind).matches()) {
+            return "kind must match [A-Z][A-Za-z0-9]{0,62}, got " + quote(kind);
+        }
+        if (!isSubdomain(namespace)) {
+            return "namespace must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253), got " + quote(namespace);
+        }
+        if (!isSubdomain(name)) {
+            return "name must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253), got " + quote(name);
+        }
+        return null;
+    }
+
+    public static boolean isValidKind(String kind) {
+        return kind != null && KIND.matcher(kind).matches();
+    }
+
+    public static boolean isSubdomain(String s) {
+        return s != null && !s.isEmpty() && s.length() <= MAX_SUBDOMAIN && DNS1123_SUBDOMAIN.matcher(s).matches();
+    }
+
+    private static String quote(String s) {
+        if (s == null) {
+            return "null";
+        }
+        String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+        return "'" + new String(shown.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8) + "'";
+    }
+
+    @Override
+    public String toString() {
+        return kind + "/" + namespace + "/" + name;
+    }
+}

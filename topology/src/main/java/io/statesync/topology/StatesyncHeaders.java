@@ -1,0 +1,37 @@
+package io.statesync.topology;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/** Record header names that are part of the contract. */
+public final class StatesyncHeaders {
+
+    /** Set by writers on statesync.desired; copied onto the admission event that answers it. */
+    public static final String REQUEST_ID = "statesync.request.id";
+    /** CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion). */
+    public static final String EXPECTED_RESOURCE_VERSION = "statesync.expected.resource.version";
+
+    public static final String DLQ_ERROR_CLASS = "statesync.dlq.error.class";
+    public static final String DLQ_ERROR_REASON = "statesync.dlq.error.reason";
+    public static final String DLQ_ERROR_MESSAGE = "statesync.dlq.error.message";
+    public static final String DLQ_SOURCE_TOPIC = "statesync.dlq.source.topic";
+    public static final String DLQ_SOURCE_PARTITION = "statesync.dlq.source.partition";
+    public static final String DLQ_SOURCE_OFFSET = "statesync.dlq.source.offset";
+
+    private StatesyncHeaders() {
+    }
+
+    public static String lastString(Headers headers, String name) {
+        if (headers == null) {
+            return null;
+        }
+        Header h = headers.lastHeader(name);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    public static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,125 @@
+package io.statesync.topology;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.avro.internal.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.DlqProcessingExceptionHandler;
+import io.statesync.topology.internal.KindPolicyUpdater;
+import io.statesync.topology.internal.ObservationProcessor;
+import io.statesync.topology.internal.TopologyContext;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig)}, so what is
+ * tested is what runs.
+ *
+ * <p>The processors sit on the Processor API: admission, observation and the timers all read and write one
+ * per-key {@link ReconcileState}, which the DSL would materialise twice (once per joined table).
+ */
+public final class StatesyncTopology {
+
+    public static final String STATE_STORE = "statesync-state";
+    public static final String TIMER_STORE = "statesync-timers";
+    public static final String REVISION_STORE = "statesync-revisions";
+    public static final String KINDS_STORE = "statesync-kinds";
+
+    public static final String DESIRED_SOURCE = "desired-source";
+    public static final String OBSERVED_SOURCE = "observed-source";
+    public static final String KINDS_SOURCE = "kinds-source";
+    public static final String ADMISSION = "admission";
+    public static final String OBSERVATION = "observation";
+    public static final String KINDS_UPDATER = "kinds-updater";
+    public static final String RESOURCES_SINK = "resources-sink";
+    public static final String CORRECTIONS_SINK = "corrections-sink";
+    public static final String EVENTS_SINK = "events-sink";
+    public static final String DLQ_SINK = "dlq-sink";
+
+    private StatesyncTopology() {
+    }
+
+    public static Topology build(AppConfig config) {
+        return build(config, ReconcileMetrics.global(), Clock.systemUTC());
+    }
+
+    public static Topology build(AppConfig config, ReconcileMetrics metrics, Clock clock) {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        TopologySerdes serdes = new TopologySerdes(config);
+        TopologyContext ctx = new TopologyContext(config, topics, serdes, metrics, clock);
+        Topology t = new Topology();
+        Serde<byte[]> bytes = Serdes.ByteArray();
+        t.addSource(DESIRED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.desired());
+        t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
+        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
+        t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
+        t.addStateStore(stateStore(serdes.reconcileState()), ADMISSION, OBSERVATION);
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes),
+            ADMISSION, OBSERVATION);
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long()),
+            ADMISSION, OBSERVATION);
+        t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
+                .withLoggingDisabled(),
+            KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
+            () -> new KindPolicyUpdater(ctx));
+        String[] parents = {ADMISSION, OBSERVATION};
+        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resource().serializer(), parents);
+        t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(), serdes.correction().serializer(), parents);
+        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
+        t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
+        return t;
+    }
+
+    private static StoreBuilder<KeyValueStore<String, ReconcileState>> stateStore(Serde<ReconcileState> serde) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), serde);
+    }
+
+    /** The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*}. */
+    public static Properties streamsProperties(AppConfig config, ReconcileMetrics metrics) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID));
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(AppConfig.PROCESSING_GUARANTEE));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(AppConfig.NUM_STREAM_THREADS));
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getLong(AppConfig.COMMIT_INTERVAL_MS));
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(AppConfig.STATE_DIR));
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(AppConfig.NUM_STANDBY_REPLICAS));
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProcessingExceptionHandler.class);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR));
+        p.put(AppConfig.TOPIC_PREFIX, config.topicPrefix());
+        p.put(ReconcileMetrics.CONFIG_KEY, metrics);
+        String server = applicationServer(config);
+        if (!server.isEmpty()) {
+            p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
+        }
+        p.putAll(config.clientProps(AppConfig.STREAMS_PREFIX));
+        config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
+        config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
+        config.originalsWithPrefix(AppConfig.ADMIN_PREFIX).forEach((k, v) -> p.put(StreamsConfig.adminClientPrefix(k), v));
+        Properties props = new Properties();
+        props.putAll(p);
+        return props;
+    }
+
+    /** The host:port other instances forward to; an ephemeral http.port (0) is resolved by the caller once bound. */
+    public static String applicationServer(AppConfig config) {
+        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
+        if (!explicit.isEmpty()) {
+            return explicit;
+        }
+        int port = config.getInt(AppConfig.HTTP_PORT);
+        return port == 0 ? "" : config.getString(AppConfig.HTTP_HOST) + ":" + port;
+    }
+}

@@ -1,0 +1,122 @@
+package io.statesync.topology;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the topics of DESIGN section 2 when missing and fails fast when existing ones would break
+ * co-partitioning or compaction semantics, because either mistake silently corrupts the pipeline later.
+ */
+public final class TopicManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
+    private static final long TIMEOUT_S = 60;
+
+    private final Admin admin;
+    private final TopicNames topics;
+    private final int partitions;
+    private final short replicationFactor;
+
+    public TopicManager(Admin admin, TopicNames topics, int partitions, short replicationFactor) {
+        this.admin = admin;
+        this.topics = topics;
+        this.partitions = partitions;
+        this.replicationFactor = replicationFactor;
+    }
+
+    /** Creates what is missing (when allowed) and verifies everything; throws {@link IllegalStateException} on a mismatch. */
+    public void ensureTopics(boolean create) {
+        Set<String> existing = await(admin.listTopics().names());
+        List<NewTopic> missing = new ArrayList<>();
+        for (String t : topics.all()) {
+            if (!existing.contains(t)) {
+                missing.add(newTopic(t));
+            }
+        }
+        if (!missing.isEmpty()) {
+            if (!create) {
+                throw new IllegalStateException("Missing topics " + names(missing) + " and topic.create=false");
+            }
+            createAll(missing);
+        }
+        verify();
+    }
+
+    private NewTopic newTopic(String name) {
+        String policy = topics.compacted().contains(name) ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
+        Optional<Short> rf = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
+        return new NewTopic(name, Optional.of(partitions), rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy));
+    }
+
+    private void createAll(List<NewTopic> missing) {
+        LOG.info("Creating topics {} with {} partitions", names(missing), partitions);
+        try {
+            admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("Cannot create topics " + names(missing) + ": " + e.getCause(), e.getCause());
+            }
+            // Another instance won the race; verify() checks what it created.
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("Timed out creating topics " + names(missing), e);
+        }
+    }
+
+    private void verify() {
+        Map<String, TopicDescription> described = await(admin.describeTopics(topics.all()).allTopicNames());
+        List<String> problems = new ArrayList<>();
+        described.forEach((name, d) -> {
+            if (d.partitions().size() != partitions) {
+                problems.add(name + " has " + d.partitions().size() + " partitions, expected " + partitions
+                    + " (all statesync topics must be co-partitioned; set topic.partitions to match or recreate the topic)");
+            }
+        });
+        List<ConfigResource> resources = topics.all().stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all());
+        configs.forEach((res, cfg) -> {
+            String policy = cfg.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+            boolean wantCompact = topics.compacted().contains(res.name());
+            if (wantCompact != policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                problems.add(res.name() + " has cleanup.policy=" + policy + ", expected "
+                    + (wantCompact ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE));
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("statesync topics are misconfigured: " + String.join("; ", problems));
+        }
+    }
+
+    private static String names(Collection<NewTopic> topics) {
+        return topics.stream().map(NewTopic::name).toList().toString();
+    }
+
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return future.get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Kafka admin call failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka admin call timed out after " + TIMEOUT_S + " s", e);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.statesync.topology.internal;
+
+import java.time.Duration;
+
+import io.statesync.avro.DesiredState;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.StatesyncHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * Admits writes from statesync.desired, serialized per key by its task: validation, CAS, generation and
+ * resourceVersion assignment, then reconcile. It also owns the task's wall-clock timer, so that each task
+ * has exactly one.
+ */
+public final class AdmissionProcessor implements Processor<byte[], byte[], Object, Object> {
+
+    private final TopologyContext ctx;
+    private ProcessorContext<Object, Object> context;
+    private InputDecoder<DesiredState> decoder;
+    private ReconcileEngine engine;
+    private ForwardingOutput output;
+
+    public AdmissionProcessor(TopologyContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.decoder = ctx.desiredDecoder();
+        this.output = new ForwardingOutput(context);
+        this.engine = ReconcileEngine.create(ctx, context);
+        Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
+        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        String topic = ctx.topics().desired();
+        String requestId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID);
+        InputDecoder.Result<DesiredState> result = decoder.decode(topic, record.headers(), record.key(), record.value());
+        long now = context.currentSystemTimeMs();
+        if (result instanceof InputDecoder.Bad<DesiredState> bad) {
+            output.deadLetter(record, bad);
+            ctx.metrics().dlq("desired");
+            engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, output);
+            return;
+        }
+        InputDecoder.Ok<DesiredState> ok = (InputDecoder.Ok<DesiredState>) result;
+        String deleteExpected = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.EXPECTED_RESOURCE_VERSION);
+        engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(), requestId, deleteExpected,
+            record.timestamp()), now, output);
+    }
+}

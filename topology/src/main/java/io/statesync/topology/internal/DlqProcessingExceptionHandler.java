@@ -1,0 +1,41 @@
+package io.statesync.topology.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.config.AppConfig;
+import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.TopicNames;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * KIP-1033/1034 processing exception handler: an unexpected failure while processing one record sends the
+ * record's original bytes to the DLQ inside the same transaction and processing resumes, so a poison pill
+ * never stops the application.
+ */
+public final class DlqProcessingExceptionHandler implements ProcessingExceptionHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DlqProcessingExceptionHandler.class);
+
+    private String dlqTopic;
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        Object prefix = configs.get(AppConfig.TOPIC_PREFIX);
+        dlqTopic = new TopicNames(prefix == null ? "statesync." : prefix.toString()).dlq();
+    }
+
+    @Override
+    public Response handleError(ErrorHandlerContext ctx, Record<?, ?> record, Exception exception) {
+        LOG.error("Processing failed for a record from {}-{}@{} (node {}); sent to {}",
+            ctx.topic(), ctx.partition(), ctx.offset(), ctx.processorNodeId(), dlqTopic, exception);
+        ReconcileMetrics.global().dlq(ctx.topic() == null ? "unknown" : ctx.topic());
+        var headers = DeadLetters.headers(ctx.headers(), "ProcessingError", exception, exception.getMessage(),
+            ctx.topic(), ctx.partition(), ctx.offset());
+        return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));
+    }
+}

@@ -1,0 +1,42 @@
+package io.statesync.topology.internal;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import io.statesync.avro.EventType;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.topology.ResourceKey;
+
+/** Builds {@link ReconcileEvent}s: admission answers carry the request id, the others describe a transition. */
+final class Events {
+
+    ReconcileEvent admission(EventType type, String reason, String message, ReconcileEngine.Write w, Resource r,
+                             String resourceVersion, long now) {
+        return base(type, reason, message, w.resourceKey(), now).setRequestId(w.requestId())
+            .setUid(r == null ? null : r.getMetadata().getUid()).setResourceVersion(resourceVersion)
+            .setGeneration(r == null ? 0 : r.getMetadata().getGeneration()).build();
+    }
+
+    ReconcileEvent invalid(String key, ResourceKey rk, String requestId, String message, long now) {
+        ReconcileEvent.Builder b = base(EventType.Invalid, "Invalid", message, rk, now).setRequestId(requestId);
+        if (rk == null && key != null) {
+            b.setName(key.length() > 253 ? key.substring(0, 253) : key);
+        }
+        return b.build();
+    }
+
+    ReconcileEvent about(EventType type, String reason, String message, Resource r, Long durationMs, long now) {
+        var m = r.getMetadata();
+        return base(type, reason, message, ResourceKey.of(m.getKind(), m.getNamespace(), m.getName()), now)
+            .setUid(m.getUid()).setResourceVersion(m.getResourceVersion()).setGeneration(m.getGeneration())
+            .setDurationMs(durationMs).build();
+    }
+
+    private static ReconcileEvent.Builder base(EventType type, String reason, String message, ResourceKey rk, long now) {
+        return ReconcileEvent.newBuilder().setEventId(UUID.randomUUID().toString()).setType(type).setReason(reason)
+            .setMessage(message == null ? "" : message)
+            .setKind(rk == null ? "" : rk.kind()).setNamespace(rk == null ? "" : rk.namespace())
+            .setName(rk == null ? "" : rk.name()).setTimestamp(Instant.ofEpochMilli(now));
+    }
+}

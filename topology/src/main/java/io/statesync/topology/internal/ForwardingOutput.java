@@ -1,0 +1,49 @@
+package io.statesync.topology.internal;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.topology.StatesyncHeaders;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/** Sends the engine's outputs to the named sinks of the processor it belongs to. */
+final class ForwardingOutput implements ReconcileEngine.Output {
+
+    private final ProcessorContext<Object, Object> context;
+
+    ForwardingOutput(ProcessorContext<Object, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void resource(String key, Resource resource, long timestamp) {
+        context.forward(new Record<>(key, resource, timestamp, new RecordHeaders()), StatesyncTopology.RESOURCES_SINK);
+    }
+
+    @Override
+    public void correction(String key, Correction correction, long timestamp) {
+        context.forward(new Record<>(key, correction, timestamp, new RecordHeaders()), StatesyncTopology.CORRECTIONS_SINK);
+    }
+
+    @Override
+    public void event(String key, ReconcileEvent event, long timestamp) {
+        Headers headers = new RecordHeaders();
+        if (event.getRequestId() != null) {
+            headers.add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(event.getRequestId()));
+        }
+        context.forward(new Record<>(key, event, timestamp, headers), StatesyncTopology.EVENTS_SINK);
+    }
+
+    void deadLetter(Record<byte[], byte[]> source, InputDecoder.Bad<?> bad) {
+        var meta = context.recordMetadata().orElse(null);
+        String topic = meta == null ? "unknown" : meta.topic();
+        int partition = meta == null ? -1 : meta.partition();
+        long offset = meta == null ? -1 : meta.offset();
+        Headers headers = DeadLetters.headers(source.headers(), bad.reason(), bad.error(), bad.message(), topic, partition, offset);
+        context.forward(new Record<>(source.key(), source.value(), source.timestamp(), headers), StatesyncTopology.DLQ_SINK);
+    }
+}

@@ -1,0 +1,242 @@
+package io.statesync.topology.internal;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
+import io.statesync.avro.Resource;
+import io.statesync.avro.internal.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.reconciler.AdmissionOutcome;
+import io.statesync.reconciler.CorrectionPlanner;
+import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.IncomingSpec;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.StoredSpec;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/**
+ * The per-task reconcile logic behind both processors and the timer: admission (CAS, generation,
+ * resourceVersion), observation (staleness), and the timer walk. Every path ends in
+ * {@link ReconcileStep#run}, which recomputes from the full stored state of the key, never from the event alone.
+ */
+final class ReconcileEngine {
+
+    /** Where the engine's results go; the processors forward them to the sinks. */
+    interface Output {
+        void resource(String key, Resource resourceOrTombstone, long timestamp);
+
+        void correction(String key, io.statesync.avro.Correction correction, long timestamp);
+
+        void event(String key, io.statesync.avro.ReconcileEvent event, long timestamp);
+    }
+
+    /** One admission request: a desired write, or a delete when {@code desired} is null. */
+    record Write(String key, ResourceKey resourceKey, DesiredState desired, String requestId, String deleteExpectedVersion,
+                 long eventTime) {
+    }
+
+    private final TopologyContext ctx;
+    private final StateStores stores;
+    private final PolicyCatalog policies;
+    private final ReconcileStep step;
+    private final Events events;
+    private final int maxTimerKeys;
+    private final int maxTimerWrites;
+    private String resyncCursor;
+
+    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner) {
+        this.ctx = ctx;
+        this.stores = stores;
+        this.policies = policies;
+        this.events = new Events();
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events);
+        this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
+        this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
+    }
+
+    static ReconcileEngine create(TopologyContext ctx, ProcessorContext<?, ?> pc) {
+        PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
+            ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
+        return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()));
+    }
+
+    void admit(Write w, long now, Output out) {
+        ReconcileState st = stores.get(w.key());
+        Resource current = st == null ? null : st.getResource();
+        boolean exists = current != null && !ReconcileStep.isOrphanPlaceholder(current);
+        String expected = w.desired() != null ? w.desired().getExpectedResourceVersion() : w.deleteExpectedVersion();
+        String currentVersion = exists ? current.getMetadata().getResourceVersion() : "";
+        if (expected != null && !expected.isEmpty() && !expected.equals(currentVersion)) {
+            ctx.metrics().conflict(w.resourceKey().kind(), "ResourceVersion");
+            ctx.metrics().admission("conflict");
+            out.event(w.key(), events.admission(EventType.Conflict, "ResourceVersionMismatch", "expected resourceVersion "
+                + expected + " but the current one is " + (exists ? currentVersion : "(none: the resource does not exist)"),
+                w, current, currentVersion, now), now);
+            return;
+        }
+        if (w.desired() == null) {
+            admitDelete(w, st, exists ? current : null, now, out);
+        } else {
+            admitWrite(w, st == null ? ReconcileState.newBuilder().build() : st, exists ? current : null, now, out);
+        }
+    }
+
+    private void admitWrite(Write w, ReconcileState st, Resource current, long now, Output out) {
+        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        DesiredState d = w.desired();
+        IncomingSpec incoming = new IncomingSpec(AvroMapping.tree(d.getSpec()), d.getLabels(), d.getAnnotations(), d.getFinalizers());
+        AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, policy.strictTyping());
+        if (outcome instanceof AdmissionOutcome.NoOp) {
+            replyNoOp(w, current, now, out);
+            return;
+        }
+        if (current != null && current.getMetadata().getDeletionTimestamp() != null
+            && outcome instanceof AdmissionOutcome.SpecChanged) {
+            reject(w, "the resource is being deleted; only its metadata (finalizers) may change", now, out);
+            return;
+        }
+        st.setResource(applyWrite(w, current, outcome, now));
+        st.setDesiredDeleted(false);
+        if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
+            st.setDesiredWrittenAt(w.eventTime());
+        }
+        Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        ctx.metrics().admission("accepted");
+        String reason = outcome instanceof AdmissionOutcome.Created ? "Created"
+            : outcome instanceof AdmissionOutcome.SpecChanged ? "SpecChanged" : "MetadataChanged";
+        out.event(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w, emitted,
+            emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), now);
+    }
+
+    private void admitDelete(Write w, ReconcileState st, Resource current, long now, Output out) {
+        if (current == null) {
+            reject(w, "NotFound: " + w.key() + " does not exist", now, out);
+            return;
+        }
+        if (current.getMetadata().getDeletionTimestamp() != null) {
+            replyNoOp(w, current, now, out);
+            return;
+        }
+        current.getMetadata().setDeletionTimestamp(Instant.ofEpochMilli(now));
+        st.setDesiredDeleted(true);
+        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        ctx.metrics().admission("accepted");
+        String version = emitted == null ? "" : emitted.getMetadata().getResourceVersion();
+        out.event(w.key(), events.admission(EventType.Accepted, emitted == null ? "Deleted" : "Deleting",
+            "deletion requested", w, current, version, now), now);
+    }
+
+    private void replyNoOp(Write w, Resource current, long now, Output out) {
+        ctx.metrics().admission("noop");
+        if (w.requestId() != null) {
+            out.event(w.key(), events.admission(EventType.Accepted, "NoOp", "identical to the stored resource", w, current,
+                current.getMetadata().getResourceVersion(), now), now);
+        }
+    }
+
+    void rejectInvalid(String key, String requestId, String message, long now, Output out) {
+        ctx.metrics().admission("invalid");
+        if (requestId != null) {
+            ResourceKey rk = key == null ? null : ResourceKey.tryParse(key).orElse(null);
+            out.event(key == null ? "" : key, events.invalid(key, rk, requestId, message, now), now);
+        }
+    }
+
+    private void reject(Write w, String message, long now, Output out) {
+        rejectInvalid(w.key(), w.requestId(), message, now, out);
+    }
+
+    private static StoredSpec storedSpec(Resource r) {
+        ObjectMeta m = r.getMetadata();
+        return new StoredSpec(AvroMapping.tree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
+    }
+
+    private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
+        DesiredState d = w.desired();
+        ObjectMeta.Builder meta = current == null
+            ? ObjectMeta.newBuilder().setUid(UUID.randomUUID().toString()).setCreationTimestamp(Instant.ofEpochMilli(now))
+            : ObjectMeta.newBuilder(current.getMetadata());
+        meta.setKind(d.getKind()).setNamespace(d.getNamespace()).setName(d.getName()).setGeneration(outcome.generation())
+            .setLabels(Map.copyOf(d.getLabels())).setAnnotations(Map.copyOf(d.getAnnotations()))
+            .setFinalizers(java.util.List.copyOf(d.getFinalizers()));
+        return Resource.newBuilder().setMetadata(meta.build()).setSpec(d.getSpec())
+            .setStatus(current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus()).build();
+    }
+
+    void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now, Output out) {
+        ReconcileState st = stores.get(key);
+        ObservedState obs = report != null ? report : ObservedState.newBuilder().setKind(rk.kind())
+            .setNamespace(rk.namespace()).setName(rk.name()).setState(null)
+            .setObservedAt(Instant.ofEpochMilli(Math.max(eventTime, 0))).build();
+        if (report != null && st != null && isStale(st, report)) {
+            ctx.metrics().staleObservation();
+            return;
+        }
+        if (st == null) {
+            if (obs.getState() == null) {
+                return;
+            }
+            st = ReconcileState.newBuilder().build();
+        }
+        st.setObserved(obs);
+        step.run(key, st, policies.forKind(rk.kind()), Instant.ofEpochMilli(now), false, out);
+    }
+
+    /** Older than the newest stored report, or about a resource with another uid (a deleted and recreated one). */
+    private static boolean isStale(ReconcileState st, ObservedState report) {
+        ObservedState prev = st.getObserved();
+        if (prev != null && report.getObservedAt().isBefore(prev.getObservedAt())) {
+            return true;
+        }
+        Resource r = st.getResource();
+        return r != null && report.getUid() != null && !r.getMetadata().getUid().isEmpty()
+            && !ReconcileStep.isOrphanPlaceholder(r) && !Objects.equals(report.getUid(), r.getMetadata().getUid());
+    }
+
+    /** The wall-clock timer: due deadlines and backoffs first, then a bounded slice of the resync sweep. */
+    void onTimer(long now, Output out) {
+        int writes = 0;
+        Instant at = Instant.ofEpochMilli(now);
+        for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {
+            ReconcileState st = stores.get(due.getValue());
+            if (st == null) {
+                stores.reschedule(due.getValue(), due.getKey(), 0);
+                continue;
+            }
+            st.setNextCheckAt(due.getKey());
+            step.run(due.getValue(), st, policies.forKind(kindOf(due.getValue())), at, false, out);
+            if (++writes >= maxTimerWrites) {
+                return;
+            }
+        }
+        resyncSlice(at, maxTimerWrites - writes, out);
+    }
+
+    private void resyncSlice(Instant now, int writeBudget, Output out) {
+        var keys = stores.slice(resyncCursor, Math.min(maxTimerKeys, Math.max(writeBudget, 0)));
+        resyncCursor = keys.isEmpty() ? null : keys.get(keys.size() - 1);
+        for (String key : keys) {
+            ReconcileState st = stores.get(key);
+            ReconcilePolicy policy = policies.forKind(kindOf(key));
+            if (st != null && now.toEpochMilli() - st.getLastResyncAt() >= policy.resyncPeriod().toMillis()) {
+                st.setLastResyncAt(now.toEpochMilli());
+                step.run(key, st, policy, now, false, out);
+            }
+        }
+    }
+
+    private static String kindOf(String key) {
+        int slash = key.indexOf('/');
+        return slash < 0 ? key : key.substring(0, slash);
+    }
+}

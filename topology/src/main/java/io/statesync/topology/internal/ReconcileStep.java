@@ -1,0 +1,242 @@
+package io.statesync.topology.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.CorrectionRef;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
+import io.statesync.avro.Resource;
+import io.statesync.avro.ResourceStatus;
+import io.statesync.avro.Value;
+import io.statesync.avro.internal.ReconcileState;
+import io.statesync.reconciler.CorrectionPlanner;
+import io.statesync.reconciler.Decision;
+import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.ObservedView;
+import io.statesync.reconciler.OrphanPolicy;
+import io.statesync.reconciler.PlanInput;
+import io.statesync.reconciler.PlannedCorrection;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.StatusCalculator;
+import io.statesync.reconciler.StatusView;
+import io.statesync.reconciler.SyncStatus;
+import io.statesync.topology.ReconcileMetrics;
+
+/**
+ * One reconcile of one key from its full stored state: plan, emit the correction, compute the status,
+ * finish a deletion, emit the Resource only when something changed, and set the key's next timer.
+ */
+final class ReconcileStep {
+
+    private final StateStores stores;
+    private final CorrectionPlanner planner;
+    private final ReconcileMetrics metrics;
+    private final Events events;
+
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events) {
+        this.stores = stores;
+        this.planner = planner;
+        this.metrics = metrics;
+        this.events = events;
+    }
+
+    /** An orphan is shown as a Resource of generation 0 with no spec, so it can be listed and watched. */
+    static boolean isOrphanPlaceholder(Resource r) {
+        return r.getMetadata().getGeneration() == 0;
+    }
+
+    /** Returns the Resource it emitted, or null when nothing was emitted (or a tombstone was). */
+    Resource run(String key, ReconcileState st, ReconcilePolicy policy, Instant now, boolean resourceChanged,
+                 ReconcileEngine.Output out) {
+        long t0 = System.nanoTime();
+        ObservedView observed = AvroMapping.observedView(st.getObserved());
+        if (st.getResource() == null && !ensureOrphanPlaceholder(key, st, policy, observed, now)) {
+            finish(key, st, null, policy, now.toEpochMilli());
+            return null;
+        }
+        Resource res = st.getResource();
+        String kind = res.getMetadata().getKind();
+        PlanInput in = planInput(key, st, res, policy, observed, now);
+        Decision decision = planner.plan(in);
+        SyncStatus before = SyncStatus.valueOf(res.getStatus().getSyncStatus().name());
+        if (decision instanceof Decision.Emit emit) {
+            emitCorrection(key, st, res, emit.correction(), now, out);
+        }
+        StatusView prev = AvroMapping.statusView(res.getStatus());
+        StatusView next = StatusCalculator.compute(prev, in, decision);
+        Resource emitted;
+        if (isDeletionComplete(res, observed)) {
+            emitted = completeDeletion(key, st, res, policy, before, now, out);
+        } else {
+            emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
+            if (emitted != null) {
+                transitions(key, st, res, prev, next, now, out);
+            }
+        }
+        metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
+        finish(key, st, decision, policy, now.toEpochMilli());
+        return emitted;
+    }
+
+    private static PlanInput planInput(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
+                                       ObservedView observed, Instant now) {
+        ObjectMeta m = res.getMetadata();
+        boolean orphan = isOrphanPlaceholder(res);
+        return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
+            .desiredSpec(orphan ? null : AvroMapping.tree(res.getSpec()))
+            .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
+            .lastApplied(AvroMapping.tree(st.getLastApplied()))
+            .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint()))
+            .now(now).policy(policy).build();
+    }
+
+    private boolean ensureOrphanPlaceholder(String key, ReconcileState st, ReconcilePolicy policy, ObservedView observed,
+                                            Instant now) {
+        ObservedState obs = st.getObserved();
+        if (obs == null || !observed.isPresent() || policy.orphanPolicy() == OrphanPolicy.IGNORE) {
+            return false;
+        }
+        ObjectMeta meta = ObjectMeta.newBuilder().setKind(obs.getKind()).setNamespace(obs.getNamespace())
+            .setName(obs.getName()).setUid(obs.getUid() == null ? UUID.randomUUID().toString() : obs.getUid())
+            .setGeneration(0).setCreationTimestamp(now).build();
+        st.setResource(Resource.newBuilder().setMetadata(meta).setSpec(new Value(null))
+            .setStatus(AvroMapping.initialStatus(now)).build());
+        metrics.statusTransition(obs.getKind(), null, io.statesync.avro.SyncStatus.OutOfSync.name());
+        return true;
+    }
+
+    private void emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
+                                ReconcileEngine.Output out) {
+        ObjectMeta m = res.getMetadata();
+        boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
+        Correction c = Correction.newBuilder().setCommandId(UUID.randomUUID().toString()).setKind(m.getKind())
+            .setNamespace(m.getNamespace()).setName(m.getName()).setUid(m.getUid())
+            .setAction(io.statesync.avro.Action.valueOf(pc.action().name()))
+            .setReason(io.statesync.avro.Reason.valueOf(pc.reason().name())).setGeneration(m.getGeneration())
+            .setAttempt(pc.attempt()).setPatch(AvroMapping.patch(pc.patch()))
+            .setDesiredSpec(delete || isOrphanPlaceholder(res) ? null : res.getSpec())
+            .setIssuedAt(pc.issuedAt()).setDeadline(pc.deadline()).build();
+        out.correction(key, c, now.toEpochMilli());
+        if (st.getLastCorrection() == null || !isOutstanding(res.getStatus())) {
+            metrics.inflightDelta(1);
+        }
+        st.setLastCorrection(c);
+        st.setLastCorrectionFingerprint(pc.fingerprint());
+        if (!delete && !isOrphanPlaceholder(res)) {
+            st.setLastApplied(res.getSpec());
+        }
+        metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+    }
+
+    private static boolean isOutstanding(ResourceStatus s) {
+        return s.getSyncStatus() == io.statesync.avro.SyncStatus.Progressing
+            || s.getSyncStatus() == io.statesync.avro.SyncStatus.Deleting;
+    }
+
+    private Resource publish(String key, ReconcileState st, Resource res, StatusView prev, StatusView next,
+                             boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
+        CorrectionRef ref = AvroMapping.ref(st.getLastCorrection());
+        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
+        res.setStatus(AvroMapping.status(next, ref));
+        if (!resourceChanged && !statusChanged) {
+            return null;
+        }
+        res.getMetadata().setResourceVersion(stores.nextResourceVersion());
+        out.resource(key, res, now.toEpochMilli());
+        return res;
+    }
+
+    private void transitions(String key, ReconcileState st, Resource res, StatusView prev, StatusView next, Instant now,
+                             ReconcileEngine.Output out) {
+        String kind = res.getMetadata().getKind();
+        if (prev.syncStatus() == next.syncStatus()) {
+            return;
+        }
+        metrics.statusTransition(kind, prev.syncStatus().name(), next.syncStatus().name());
+        if (prev.syncStatus() == SyncStatus.Progressing || prev.syncStatus() == SyncStatus.Deleting) {
+            metrics.inflightDelta(-1);
+        }
+        long ts = now.toEpochMilli();
+        switch (next.syncStatus()) {
+            case Synced -> {
+                Optional<Duration> took = StatusCalculator.convergenceTime(prev, next, Instant.ofEpochMilli(st.getDesiredWrittenAt()));
+                took.ifPresent(d -> metrics.converged(kind, d.toMillis()));
+                out.event(key, events.about(EventType.Converged, "Synced", "observed matches desired",
+                    res, took.map(Duration::toMillis).orElse(null), ts), ts);
+            }
+            case Stalled -> out.event(key, events.about(EventType.Warning, "Stalled",
+                "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
+            case Orphaned -> out.event(key, events.about(EventType.Warning, "Orphaned",
+                "observed resource has no desired counterpart", res, null, ts), ts);
+            default -> { }
+        }
+    }
+
+    /** Deleting, and the agent says the resource is gone (or no agent ever reported it). */
+    private static boolean isDeletionComplete(Resource res, ObservedView observed) {
+        boolean deleting = res.getMetadata().getDeletionTimestamp() != null || isOrphanPlaceholder(res);
+        return deleting && !observed.isPresent();
+    }
+
+    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy, SyncStatus before,
+                                      Instant now, ReconcileEngine.Output out) {
+        List<String> remaining = GenerationRules.finalizersAfterObservedDeletion(res.getMetadata().getFinalizers(), policy);
+        long ts = now.toEpochMilli();
+        if (!remaining.isEmpty() && !isOrphanPlaceholder(res)) {
+            if (remaining.equals(res.getMetadata().getFinalizers())) {
+                return null;
+            }
+            res.getMetadata().setFinalizers(remaining);
+            res.getMetadata().setResourceVersion(stores.nextResourceVersion());
+            out.resource(key, res, ts);
+            return res;
+        }
+        out.resource(key, null, ts);
+        out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
+        metrics.statusTransition(res.getMetadata().getKind(), before.name(), null);
+        if (isOutstanding(res.getStatus())) {
+            metrics.inflightDelta(-1);
+        }
+        st.setResource(null);
+        st.setLastCorrection(null);
+        st.setLastApplied(null);
+        return null;
+    }
+
+    /** Persist the state (or drop it when nothing is left) and move the key's timer. */
+    private void finish(String key, ReconcileState st, Decision decision, ReconcilePolicy policy, long now) {
+        if (st.getResource() == null && (st.getObserved() == null || st.getObserved().getState() == null)) {
+            stores.delete(key, st);
+            return;
+        }
+        long due = 0;
+        if (decision instanceof Decision.Wait w) {
+            due = w.until().toEpochMilli();
+        } else if (decision instanceof Decision.Emit e) {
+            due = e.correction().deadline().toEpochMilli();
+        }
+        due = Math.min(due == 0 ? Long.MAX_VALUE : due, staleAt(st, policy, now));
+        long next = due == Long.MAX_VALUE ? 0 : due;
+        stores.reschedule(key, st.getNextCheckAt(), next);
+        st.setNextCheckAt(next);
+        stores.put(key, st);
+    }
+
+    /** When the ObservedStale condition will flip, if it has not yet; MAX_VALUE when no timer is needed for it. */
+    private static long staleAt(ReconcileState st, ReconcilePolicy policy, long now) {
+        ObservedState o = st.getObserved();
+        Resource r = st.getResource();
+        if (o == null || r == null) {
+            return Long.MAX_VALUE;
+        }
+        long at = o.getObservedAt().toEpochMilli() + policy.stalenessBound().toMillis();
+        return at > now ? at : Long.MAX_VALUE;
+    }
+}

@@ -1,0 +1,106 @@
+package io.statesync.topology.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.avro.internal.ReconcileState;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import static io.statesync.topology.StatesyncTopology.REVISION_STORE;
+import static io.statesync.topology.StatesyncTopology.STATE_STORE;
+import static io.statesync.topology.StatesyncTopology.TIMER_STORE;
+
+/**
+ * The task-local stores: the per-key {@link ReconcileState}, a timer index ordered by due time, and the
+ * per-partition revision counter that makes resourceVersion monotonic per key.
+ */
+final class StateStores {
+
+    private static final String REVISION_KEY = "revision";
+    private static final byte[] EMPTY = new byte[0];
+    private static final int DUE_DIGITS = 15;
+
+    private final KeyValueStore<String, ReconcileState> state;
+    private final KeyValueStore<String, byte[]> timers;
+    private final KeyValueStore<String, Long> revisions;
+
+    StateStores(ProcessorContext<?, ?> context) {
+        this.state = context.getStateStore(STATE_STORE);
+        this.timers = context.getStateStore(TIMER_STORE);
+        this.revisions = context.getStateStore(REVISION_STORE);
+    }
+
+    ReconcileState get(String key) {
+        return state.get(key);
+    }
+
+    void put(String key, ReconcileState value) {
+        state.put(key, value);
+    }
+
+    void delete(String key, ReconcileState old) {
+        if (old != null) {
+            unschedule(key, old.getNextCheckAt());
+        }
+        state.delete(key);
+    }
+
+    /** Next resourceVersion of this task; a key always lives on one partition, so this is monotonic per key. */
+    String nextResourceVersion() {
+        Long current = revisions.get(REVISION_KEY);
+        long next = current == null ? 1 : current + 1;
+        revisions.put(REVISION_KEY, next);
+        return Long.toString(next);
+    }
+
+    /** Moves the key's timer from {@code oldDue} to {@code newDue}; 0 means no timer. */
+    void reschedule(String key, long oldDue, long newDue) {
+        if (oldDue == newDue) {
+            return;
+        }
+        unschedule(key, oldDue);
+        if (newDue > 0) {
+            timers.put(timerKey(newDue, key), EMPTY);
+        }
+    }
+
+    private void unschedule(String key, long due) {
+        if (due > 0) {
+            timers.delete(timerKey(due, key));
+        }
+    }
+
+    /** (due, key) of the timers due at or before {@code now}, oldest first, at most {@code limit}. */
+    List<Map.Entry<Long, String>> due(long now, int limit) {
+        List<Map.Entry<Long, String>> out = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = timers.range(timerKey(0, ""), timerKey(now, "\uffff"))) {
+            while (it.hasNext() && out.size() < limit) {
+                String k = it.next().key;
+                out.add(Map.entry(Long.parseLong(k.substring(0, DUE_DIGITS)), k.substring(DUE_DIGITS + 1)));
+            }
+        }
+        return out;
+    }
+
+    /** A slice of the state store starting after {@code fromExclusive}, for the resync sweep. */
+    List<String> slice(String fromExclusive, int limit) {
+        List<String> out = new ArrayList<>();
+        try (KeyValueIterator<String, ReconcileState> it = fromExclusive == null ? state.all() : state.range(fromExclusive, null)) {
+            while (it.hasNext() && out.size() < limit) {
+                String k = it.next().key;
+                if (!k.equals(fromExclusive)) {
+                    out.add(k);
+                }
+            }
+        }
+        return out;
+    }
+
+    static String timerKey(long due, String key) {
+        String digits = Long.toString(due);
+        return "0".repeat(Math.max(0, DUE_DIGITS - digits.length())) + digits + "|" + key;
+    }
+}

@@ -1,0 +1,30 @@
+package io.statesync.topology.internal;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.ObservedState;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+
+/** What every processor of one topology shares: config, topic names, serdes, metrics and the clock. */
+public record TopologyContext(AppConfig config, TopicNames topics, TopologySerdes serdes, ReconcileMetrics metrics, Clock clock) {
+
+    InputDecoder<DesiredState> desiredDecoder() {
+        return new InputDecoder<>(serdes.desired().deserializer(),
+            d -> ResourceKey.of(d.getKind(), d.getNamespace(), d.getName()),
+            d -> List.of(d.getSpec()),
+            config.getInt(AppConfig.SPEC_MAX_BYTES), config.getInt(AppConfig.SPEC_MAX_DEPTH));
+    }
+
+    InputDecoder<ObservedState> observedDecoder() {
+        return new InputDecoder<>(serdes.observed().deserializer(),
+            o -> ResourceKey.of(o.getKind(), o.getNamespace(), o.getName()),
+            o -> o.getState() == null ? List.of() : List.of(o.getState()),
+            config.getInt(AppConfig.SPEC_MAX_BYTES), config.getInt(AppConfig.SPEC_MAX_DEPTH));
+    }
+}

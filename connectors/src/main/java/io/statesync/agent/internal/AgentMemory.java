@@ -1,0 +1,47 @@
+package io.statesync.agent.internal;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.statesync.avro.Condition;
+
+/**
+ * What the agent remembers per key between reports: the uid and generation it last applied (so a resync report of a
+ * world that keeps neither still acknowledges the right generation) and the last apply failure (so a resync does not
+ * silently clear it). Its keys are also the resources to report absent when a resync no longer lists them.
+ */
+public final class AgentMemory {
+
+    /** uid and generation last applied; failure is the ApplyFailed condition, or null after a success. */
+    public record Entry(String uid, long generation, Condition failure) {
+    }
+
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    public Entry get(String key) {
+        return entries.get(key);
+    }
+
+    public void applied(String key, String uid, long generation) {
+        entries.put(key, new Entry(uid, generation, null));
+    }
+
+    public void failed(String key, String uid, Condition failure) {
+        entries.merge(key, new Entry(uid, 0L, failure), (old, fresh) -> new Entry(uid, old.generation(), failure));
+    }
+
+    /** Remembers a listed resource without forgetting what was applied to it. */
+    public void seen(String key, String uid, long generation) {
+        entries.merge(key, new Entry(uid, generation, null), (old, fresh) -> new Entry(
+            uid != null ? uid : old.uid(), Math.max(generation, old.generation()), old.failure()));
+    }
+
+    public void forget(String key) {
+        entries.remove(key);
+    }
+
+    public Set<String> keys() {
+        return Set.copyOf(entries.keySet());
+    }
+}

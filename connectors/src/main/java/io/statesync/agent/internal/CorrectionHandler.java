@@ -1,0 +1,78 @@
+package io.statesync.agent.internal;
+
+import io.statesync.agent.Observation;
+import io.statesync.agent.ResourceAgent;
+import io.statesync.agent.ResourceRef;
+import io.statesync.avro.Action;
+import io.statesync.avro.Condition;
+import io.statesync.avro.Correction;
+import io.statesync.avro.ObservedState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Applies one correction and reports the outcome. Runs on a {@link KeyedExecutor} thread, one key at a time. */
+public final class CorrectionHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CorrectionHandler.class);
+
+    private final ResourceAgent agent;
+    private final ObservedReports reports;
+    private final ObservedReporter reporter;
+    private final AgentMemory memory;
+
+    public CorrectionHandler(ResourceAgent agent, ObservedReports reports, ObservedReporter reporter,
+                             AgentMemory memory) {
+        this.agent = agent;
+        this.reports = reports;
+        this.reporter = reporter;
+        this.memory = memory;
+    }
+
+    /**
+     * Applies, observes and reports.
+     *
+     * @throws ObservedReporter.ReportFailedException when the report was not acknowledged, so the caller must not
+     *     commit the correction
+     */
+    public void handle(Correction c) throws ObservedReporter.ReportFailedException {
+        ResourceRef ref = new ResourceRef(c.getKind(), c.getNamespace(), c.getName());
+        Throwable failure = apply(c);
+        Observation seen;
+        try {
+            seen = agent.observe(ref);
+        } catch (Exception e) {
+            // Without a reading there is nothing true to report; the correction's deadline makes statesync retry.
+            LOG.warn("Cannot observe {} after applying {}; not reporting", ref, c.getCommandId(), e);
+            return;
+        }
+        reporter.sendAndAwait(report(c, ref, seen == null ? Observation.absent(ref) : seen, failure));
+    }
+
+    private Throwable apply(Correction c) {
+        try {
+            agent.apply(c);
+            return null;
+        } catch (Exception | LinkageError e) {
+            LOG.debug("Apply of {} to {}/{}/{} failed", c.getCommandId(), c.getKind(), c.getNamespace(),
+                c.getName(), e);
+            return e;
+        }
+    }
+
+    private ObservedState report(Correction c, ResourceRef ref, Observation seen, Throwable failure) {
+        String key = ref.key();
+        if (failure == null) {
+            if (c.getAction() == Action.DELETE && seen.isAbsent()) {
+                memory.forget(key);
+            } else {
+                memory.applied(key, c.getUid(), c.getGeneration());
+            }
+            return reports.applied(c, seen);
+        }
+        Condition condition = reports.failure(c, failure);
+        memory.failed(key, c.getUid(), condition);
+        AgentMemory.Entry entry = memory.get(key);
+        long applied = seen.observedGeneration() > 0 ? seen.observedGeneration() : entry.generation();
+        return reports.failed(c, seen, applied, condition);
+    }
+}

@@ -48,6 +48,9 @@ public final class StatesyncTopology {
     public static final String EVENTS_SINK = "events-sink";
     public static final String DLQ_SINK = "dlq-sink";
 
+    /** Streams property that tells {@link DlqProcessingExceptionHandler} where dead letters go. */
+    public static final String DLQ_TOPIC_CONFIG = "statesync.dlq.topic";
+
     private StatesyncTopology() {
     }
 
@@ -98,7 +101,8 @@ public final class StatesyncTopology {
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(AppConfig.NUM_STANDBY_REPLICAS));
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProcessingExceptionHandler.class);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR));
-        p.put(AppConfig.TOPIC_PREFIX, config.topicPrefix());
+        // Not under "topic.": Streams would apply that to its internal topics' configs.
+        p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());
         p.put(ReconcileMetrics.CONFIG_KEY, metrics);
         String server = applicationServer(config);
         if (!server.isEmpty()) {

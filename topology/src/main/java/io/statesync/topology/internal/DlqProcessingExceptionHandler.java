@@ -3,8 +3,8 @@ package io.statesync.topology.internal;
 import java.util.List;
 import java.util.Map;
 
-import io.statesync.config.AppConfig;
 import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -22,18 +22,21 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
     private static final Logger LOG = LoggerFactory.getLogger(DlqProcessingExceptionHandler.class);
 
     private String dlqTopic;
+    private ReconcileMetrics metrics = ReconcileMetrics.global();
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object prefix = configs.get(AppConfig.TOPIC_PREFIX);
-        dlqTopic = new TopicNames(prefix == null ? "statesync." : prefix.toString()).dlq();
+        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
+        dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
+        Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
+        metrics = m instanceof ReconcileMetrics rm ? rm : ReconcileMetrics.global();
     }
 
     @Override
     public Response handleError(ErrorHandlerContext ctx, Record<?, ?> record, Exception exception) {
         LOG.error("Processing failed for a record from {}-{}@{} (node {}); sent to {}",
             ctx.topic(), ctx.partition(), ctx.offset(), ctx.processorNodeId(), dlqTopic, exception);
-        ReconcileMetrics.global().dlq(ctx.topic() == null ? "unknown" : ctx.topic());
+        metrics.dlq(ctx.topic() == null ? "unknown" : ctx.topic());
         var headers = DeadLetters.headers(ctx.headers(), "ProcessingError", exception, exception.getMessage(),
             ctx.topic(), ctx.partition(), ctx.offset());
         return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));

@@ -100,6 +100,11 @@ public final class StatesyncApp implements AutoCloseable {
         return registry;
     }
 
+    /** The REST server, for tests that inspect its routes. */
+    public RestServer restServer() {
+        return rest;
+    }
+
     /** The REST port actually bound (differs from http.port when that is 0). */
     public int httpPort() {
         return rest.port();

@@ -2,54 +2,173 @@ package io.statesync.rest;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
+import io.statesync.rest.internal.AdmissionClient;
+import io.statesync.rest.internal.KeyRouter;
+import io.statesync.rest.internal.KindsApi;
+import io.statesync.rest.internal.OpenApiDocument;
+import io.statesync.rest.internal.ResourceApi;
+import io.statesync.rest.internal.ResourceHub;
+import io.statesync.rest.internal.WatchHandler;
+import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import io.statesync.topology.internal.PolicyCatalog;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST server of one instance. It binds before the streams start (so that application.server is known)
- * and reports not-ready until they are RUNNING.
+ * The REST server of one instance (DESIGN section 4). It binds before the streams start, so that
+ * application.server is known, and reports not-ready until the streams are RUNNING, the stores answer, and the
+ * admission reply consumer and the resource view are in place.
+ *
+ * <p>Every error is {@code {"code","reason","message"}}; every request is timed in
+ * {@code statesync_http_server_requests_seconds} tagged with method, route template and status.
  */
 public final class RestServer {
 
+    public static final String HTTP_TIMER = "statesync.http.server.requests";
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
+    private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
 
     private final AppConfig config;
-    private final StatesyncApp app;
     private final PrometheusMeterRegistry registry;
+    private final TopicNames topics;
+    private final TokenAuth auth;
     private Javalin javalin;
     private volatile KafkaStreams streams;
+    private TopologySerdes serdes;
+    private AdmissionClient admission;
+    private ResourceHub hub;
+    private WatchHandler watch;
+    private Admin admin;
 
     public RestServer(AppConfig config, StatesyncApp app, PrometheusMeterRegistry registry) {
         this.config = config;
-        this.app = app;
         this.registry = registry;
+        this.topics = new TopicNames(config.topicPrefix());
+        this.auth = TokenAuth.fromConfig(config);
     }
 
     public void start() {
         String host = config.getString(AppConfig.HTTP_HOST);
         requireLoopbackWithoutAuth(host);
+        serdes = new TopologySerdes(config);
+        admission = new AdmissionClient(config, topics, serdes);
+        hub = new ResourceHub(config, topics, serdes);
+        admin = Admin.create(adminProps());
+        watch = new WatchHandler(config, hub, this::logStartOffsets);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
+            cfg.requestLogger.http(this::recordRequest);
         });
-        javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
-        javalin.get("/readyz", this::readyz);
-        javalin.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        registerErrors();
+        javalin.beforeMatched(this::authorize);
+        registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
+        admission.start();
+        hub.start();
         LOG.info("REST listening on http://{}:{}", host, port());
     }
 
+    private void registerRoutes() {
+        ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
+            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, this::policyFor);
+        KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
+        javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        javalin.get("/readyz", this::readyz);
+        javalin.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        javalin.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
+        javalin.get("/api/v1/resources", resources::list);
+        javalin.get(RES, resources::get);
+        javalin.put(RES, resources::put);
+        javalin.patch(RES, resources::patch);
+        javalin.delete(RES, resources::delete);
+        javalin.get(RES + "/diff", resources::diff);
+        javalin.get(RES + "/diagnosis", resources::diagnosis);
+        javalin.get("/api/v1/watch", watch::handle);
+        javalin.get("/api/v1/kinds", kinds::list);
+        javalin.get("/api/v1/kinds/{kind}", kinds::get);
+        javalin.put("/api/v1/kinds/{kind}", kinds::put);
+    }
+
+    private void registerErrors() {
+        javalin.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
+        javalin.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
+            e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError", e.getMessage())));
+        javalin.exception(Exception.class, (e, ctx) -> {
+            LOG.error("Unhandled error on {} {}", ctx.method(), ctx.path(), e);
+            renderError(ctx, new ApiError(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
+        });
+        javalin.error(404, ctx -> {
+            if (ctx.resultInputStream() == null) {
+                renderError(ctx, ApiError.notFound("no route for " + ctx.method() + " " + ctx.path()));
+            }
+        });
+    }
+
+    private static void renderError(Context ctx, ApiError e) {
+        ctx.status(e.code());
+        if (e.retryAfterSeconds() != null) {
+            ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
+        }
+        if (e.resourceVersion() != null) {
+            ctx.header("ETag", "\"" + e.resourceVersion() + "\"");
+        }
+        ctx.json(e.body());
+    }
+
+    /** Probes, metrics and the API description stay open; everything else needs reader, and writes need writer. */
+    private void authorize(Context ctx) {
+        String route = ctx.endpointHandlerPath();
+        if (route.equals("/healthz") || route.equals("/readyz") || route.equals("/metrics") || route.equals("/openapi.json")) {
+            return;
+        }
+        String m = ctx.method().name();
+        boolean write = !(m.equals("GET") || m.equals("HEAD") || m.equals("OPTIONS"));
+        auth.require(ctx.header("Authorization"), write ? TokenAuth.Role.WRITER : TokenAuth.Role.READER);
+    }
+
+    private void recordRequest(Context ctx, Float ms) {
+        String route;
+        try {
+            route = ctx.endpointHandlerPath();
+        } catch (RuntimeException e) {
+            route = "";
+        }
+        Timer.builder(HTTP_TIMER).description("REST requests by method, route template and status")
+            .tag("method", ctx.method().name()).tag("route", route == null || route.isEmpty() ? "unmatched" : route)
+            .tag("status", String.valueOf(ctx.statusCode())).register(registry)
+            .record((long) (ms * 1_000_000), TimeUnit.NANOSECONDS);
+    }
+
     private void requireLoopbackWithoutAuth(String host) {
-        boolean hasTokens = config.getPassword(AppConfig.AUTH_TOKENS) != null || !config.getString(AppConfig.AUTH_TOKENS_FILE).isEmpty();
-        if (hasTokens) {
+        if (auth.enabled()) {
             return;
         }
         try {
@@ -64,14 +183,89 @@ public final class RestServer {
     }
 
     private void readyz(Context ctx) {
+        List<String> problems = readinessProblems();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ready", problems.isEmpty());
+        if (!problems.isEmpty()) {
+            body.put("reason", String.join("; ", problems));
+            ctx.status(503);
+        }
+        ctx.json(body);
+    }
+
+    /** Why this instance is not ready; empty when it is. */
+    public List<String> readinessProblems() {
+        List<String> problems = new ArrayList<>();
         KafkaStreams s = streams;
         if (s == null) {
-            ctx.status(503).json(Map.of("ready", false, "reason", "streams not started"));
+            problems.add("streams not started");
         } else if (s.state() != KafkaStreams.State.RUNNING) {
-            ctx.status(503).json(Map.of("ready", false, "reason", "streams state is " + s.state()));
+            problems.add("streams state is " + s.state());
         } else {
-            ctx.json(Map.of("ready", true));
+            try {
+                s.store(StoreQueryParameters.fromNameAndType(StatesyncTopology.STATE_STORE, QueryableStoreTypes.keyValueStore()));
+                kindsStore();
+            } catch (RuntimeException e) {
+                problems.add("stores not queryable: " + e.getMessage());
+            }
         }
+        if (!admission.ready()) {
+            problems.add("admission reply consumer not assigned");
+        }
+        if (!hub.ready()) {
+            problems.add("resource view still loading");
+        }
+        return problems;
+    }
+
+    private ReadOnlyKeyValueStore<String, byte[]> kindsStore() {
+        KafkaStreams s = streams;
+        if (s == null) {
+            throw ApiError.unavailable("the streams are not started", 1);
+        }
+        try {
+            return s.store(StoreQueryParameters.fromNameAndType(StatesyncTopology.KINDS_STORE,
+                QueryableStoreTypes.<String, byte[]>keyValueStore()));
+        } catch (InvalidStateStoreException e) {
+            throw ApiError.unavailable("the kinds store is not queryable yet: " + e.getMessage(), 1);
+        }
+    }
+
+    private io.statesync.reconciler.ReconcilePolicy policyFor(String kind) {
+        return new PolicyCatalog(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds()).forKind(kind);
+    }
+
+    /** The log start offset of every statesync.resources partition; a watch from before it is 410 Gone. */
+    private long[] logStartOffsets() {
+        int n = hub.position().partitions();
+        Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
+        for (int p = 0; p < n; p++) {
+            query.put(new TopicPartition(topics.resources(), p), OffsetSpec.earliest());
+        }
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(query).all().get(10, TimeUnit.SECONDS);
+            long[] out = new long[n];
+            r.forEach((tp, info) -> out[tp.partition()] = info.offset());
+            return out;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw ApiError.unavailable("cannot read the log start offsets of " + topics.resources() + ": " + e.getMessage(), 1);
+        }
+    }
+
+    private Map<String, Object> adminProps() {
+        Map<String, Object> p = config.clientProps(AppConfig.ADMIN_PREFIX);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        return p;
+    }
+
+    /** The routes Javalin registered, as {@code METHOD path}; the OpenAPI test compares them with the document. */
+    public List<String> registeredRoutes() {
+        return javalin.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream()
+            .map(e -> e.getEndpoint().getMethod().name() + " " + e.getEndpoint().getPath())
+            .filter(s -> !s.startsWith("BEFORE") && !s.startsWith("AFTER")).toList();
     }
 
     public void streamsStarted(KafkaStreams streams) {
@@ -88,8 +282,26 @@ public final class RestServer {
     }
 
     public void stop() {
+        if (watch != null) {
+            watch.close();
+        }
         if (javalin != null) {
             javalin.stop();
+        }
+        closeQuietly(hub);
+        closeQuietly(admission);
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (Exception e) {
+            LOG.warn("Error while closing {}", c.getClass().getSimpleName(), e);
         }
     }
 }

@@ -1,0 +1,100 @@
+package io.statesync.rest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An error answer of the REST API: HTTP status plus the JSON body {@code {"code","reason","message"}} of DESIGN
+ * section 4. Handlers throw it; one exception handler renders it, so every error has the same shape.
+ */
+public final class ApiError extends RuntimeException {
+
+    private final int code;
+    private final String reason;
+    private final String resourceVersion;
+    private final Integer retryAfterSeconds;
+
+    public ApiError(int code, String reason, String message) {
+        this(code, reason, message, null, null);
+    }
+
+    private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds) {
+        super(message, null, false, false);
+        this.code = code;
+        this.reason = reason;
+        this.resourceVersion = resourceVersion;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    public static ApiError badRequest(String message) {
+        return new ApiError(400, "BadRequest", message);
+    }
+
+    public static ApiError unauthorized(String message) {
+        return new ApiError(401, "Unauthorized", message);
+    }
+
+    public static ApiError forbidden(String message) {
+        return new ApiError(403, "Forbidden", message);
+    }
+
+    public static ApiError notFound(String message) {
+        return new ApiError(404, "NotFound", message);
+    }
+
+    /** A failed compare-and-swap; the body and the ETag carry the version the client must re-read. */
+    public static ApiError conflict(String message, String currentResourceVersion) {
+        return new ApiError(409, "Conflict", message, currentResourceVersion, null);
+    }
+
+    public static ApiError gone(String message) {
+        return new ApiError(410, "Gone", message);
+    }
+
+    public static ApiError tooLarge(String message) {
+        return new ApiError(413, "RequestEntityTooLarge", message);
+    }
+
+    public static ApiError unsupportedMediaType(String message) {
+        return new ApiError(415, "UnsupportedMediaType", message);
+    }
+
+    /** Stores are migrating or not yet queryable: the client should retry after the given delay. */
+    public static ApiError unavailable(String message, int retryAfterSeconds) {
+        return new ApiError(503, "ServiceUnavailable", message, null, retryAfterSeconds);
+    }
+
+    public static ApiError timeout(String message) {
+        return new ApiError(504, "Timeout", message);
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    /** For a 409: the current resourceVersion (empty when the resource does not exist); otherwise null. */
+    public String resourceVersion() {
+        return resourceVersion;
+    }
+
+    /** For a 503: seconds for the Retry-After header; otherwise null. */
+    public Integer retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    /** The JSON body. A conflict adds {@code resourceVersion} so that a client can retry without another read. */
+    public Map<String, Object> body() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("code", code);
+        out.put("reason", reason);
+        out.put("message", getMessage() == null ? "" : getMessage());
+        if (resourceVersion != null) {
+            out.put("resourceVersion", resourceVersion);
+        }
+        return out;
+    }
+}

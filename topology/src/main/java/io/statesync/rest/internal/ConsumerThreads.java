@@ -1,0 +1,52 @@
+package io.statesync.rest.internal;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.statesync.config.AppConfig;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+/** The REST server's own consumers: group-less, read_committed, each polled by one daemon thread. */
+final class ConsumerThreads {
+
+    private ConsumerThreads() {
+    }
+
+    /** A consumer whose partitions are assigned by hand and that sees committed records only. */
+    static Map<String, Object> readCommittedProps(AppConfig config, String clientSuffix) {
+        Map<String, Object> p = config.clientProps(AppConfig.CONSUMER_PREFIX);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID) + clientSuffix + "-"
+            + Integer.toHexString(System.identityHashCode(p)));
+        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        return p;
+    }
+
+    static Thread startDaemon(Runnable loop, String name) {
+        Thread t = new Thread(loop, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Wakes the poll loop (its caller has set its closed flag), waits for it, then closes the consumer. */
+    static void stop(KafkaConsumer<?, ?> consumer, Thread poller) {
+        if (consumer == null) {
+            return;
+        }
+        consumer.wakeup();
+        if (poller != null) {
+            try {
+                poller.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
+    }
+}

@@ -1,0 +1,94 @@
+package io.statesync.rest.internal;
+
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.app.KindPolicyJson;
+import io.statesync.avro.KindPolicy;
+import io.statesync.config.AppConfig;
+import io.statesync.rest.ApiError;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/** {@code /api/v1/kinds}: kind policies, read from the global store and written to statesync.kinds. */
+public final class KindsApi {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final long VISIBLE_WAIT_MS = 5_000;
+
+    private final AppConfig config;
+    private final TopicNames topics;
+    private final TopologySerdes serdes;
+    private final AdmissionClient writer;
+    private final Supplier<ReadOnlyKeyValueStore<String, byte[]>> store;
+
+    public KindsApi(AppConfig config, TopicNames topics, TopologySerdes serdes, AdmissionClient writer,
+                    Supplier<ReadOnlyKeyValueStore<String, byte[]>> store) {
+        this.config = config;
+        this.topics = topics;
+        this.serdes = serdes;
+        this.writer = writer;
+        this.store = store;
+    }
+
+    public void list(Context ctx) {
+        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "KindPolicyList");
+        ArrayNode items = out.putArray("items");
+        try (KeyValueIterator<String, byte[]> it = store.get().all()) {
+            it.forEachRemaining(kv -> items.add(KindPolicyJson.toJson(decode(kv.value))));
+        }
+        ctx.json(out);
+    }
+
+    public void get(Context ctx) {
+        String kind = kind(ctx);
+        KindPolicy p = current(kind);
+        if (p == null) {
+            throw ApiError.notFound("no policy for kind " + kind + "; the defaults apply");
+        }
+        ctx.json(KindPolicyJson.toJson(p));
+    }
+
+    /** Writes the policy and waits briefly until this instance's global store shows it, so a GET right after sees it. */
+    public void put(Context ctx) throws InterruptedException {
+        String kind = kind(ctx);
+        ResourceApi.requireContentType(ctx, "application/json");
+        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        KindPolicy policy;
+        try {
+            policy = KindPolicyJson.fromJson(body, kind);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+        writer.putKind(kind, policy);
+        long deadline = System.currentTimeMillis() + VISIBLE_WAIT_MS;
+        while (!policy.equals(current(kind)) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        ctx.json(KindPolicyJson.toJson(policy));
+    }
+
+    private KindPolicy current(String kind) {
+        byte[] bytes = store.get().get(kind);
+        return bytes == null ? null : decode(bytes);
+    }
+
+    private KindPolicy decode(byte[] bytes) {
+        return serdes.kindPolicy().deserializer().deserialize(topics.kinds(), bytes);
+    }
+
+    private static String kind(Context ctx) {
+        String kind = ctx.pathParam("kind");
+        if (!ResourceKey.isValidKind(kind)) {
+            throw ApiError.badRequest("kind must match [A-Z][A-Za-z0-9]{0,62}, got '" + kind + "'");
+        }
+        return kind;
+    }
+}

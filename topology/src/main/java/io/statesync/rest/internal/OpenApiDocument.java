@@ -1,0 +1,97 @@
+package io.statesync.rest.internal;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The OpenAPI 3 description served at {@code /openapi.json}. It is written by hand, next to nothing else, and a
+ * test compares its operations with the routes Javalin actually registered, so neither can drift.
+ */
+public final class OpenApiDocument {
+
+    /** One documented operation; {@code responses} lists status codes other than the 401/403 of the security scheme. */
+    public record Operation(String method, String path, String summary, boolean write, List<Integer> responses) {
+    }
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final Pattern PATH_PARAM = Pattern.compile("\\{([a-zA-Z]+)}");
+    private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
+
+    public static final List<Operation> OPERATIONS = List.of(
+        new Operation("GET", "/healthz", "Liveness: the process serves HTTP.", false, List.of(200)),
+        new Operation("GET", "/readyz", "Readiness: streams RUNNING, stores queryable, reply consumer assigned.", false, List.of(200, 503)),
+        new Operation("GET", "/metrics", "Prometheus metrics.", false, List.of(200)),
+        new Operation("GET", "/openapi.json", "This document.", false, List.of(200)),
+        new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, limit, continue); "
+            + "metadata.resourceVersion is a watch position.", false, List.of(200, 400, 503)),
+        new Operation("GET", RES, "Read one resource; ETag is its resourceVersion.", false, List.of(200, 400, 404, 503)),
+        new Operation("PUT", RES, "Create or replace through admission; metadata.resourceVersion or If-Match makes it conditional.",
+            true, List.of(200, 201, 400, 409, 413, 415, 503, 504)),
+        new Operation("PATCH", RES, "JSON merge patch (application/merge-patch+json) of spec and metadata labels, annotations, finalizers.",
+            true, List.of(200, 400, 404, 409, 413, 415, 503, 504)),
+        new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional.",
+            true, List.of(200, 400, 404, 409, 503, 504)),
+        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state.", false, List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
+            List.of(200, 400, 404, 503)),
+        new Operation("GET", "/api/v1/watch", "Server-Sent Events: ADDED, MODIFIED, DELETED, BOOKMARK from resourceVersion "
+            + "(a list's position or an event id); 410 when that position is too old.", false, List.of(200, 400, 410, 503)),
+        new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
+        new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
+        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)));
+
+    private OpenApiDocument() {
+    }
+
+    public static ObjectNode build() {
+        ObjectNode doc = JSON.objectNode().put("openapi", "3.0.3");
+        doc.putObject("info").put("title", "statesync").put("version", "v1")
+            .put("description", "Kubernetes-style state reconciliation on Apache Kafka. Errors are {code, reason, message}.");
+        doc.putObject("components").putObject("securitySchemes").putObject("bearer").put("type", "http").put("scheme", "bearer");
+        ObjectNode paths = doc.putObject("paths");
+        for (Operation op : OPERATIONS) {
+            ObjectNode item = paths.has(op.path()) ? (ObjectNode) paths.get(op.path()) : paths.putObject(op.path());
+            item.set(op.method().toLowerCase(Locale.ROOT), operation(op));
+        }
+        return doc;
+    }
+
+    private static ObjectNode operation(Operation op) {
+        ObjectNode n = JSON.objectNode().put("summary", op.summary())
+            .put("operationId", op.method().toLowerCase(Locale.ROOT) + op.path().replaceAll("[^A-Za-z0-9]+", "_"));
+        ArrayNode params = n.putArray("parameters");
+        Matcher m = PATH_PARAM.matcher(op.path());
+        while (m.find()) {
+            params.addObject().put("name", m.group(1)).put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string");
+        }
+        n.putArray("security").addObject().putArray("bearer").add(op.write() ? "writer" : "reader");
+        ObjectNode responses = n.putObject("responses");
+        for (int code : op.responses()) {
+            responses.putObject(String.valueOf(code)).put("description", describe(code));
+        }
+        return n;
+    }
+
+    private static String describe(int code) {
+        return switch (code) {
+            case 200 -> "OK";
+            case 201 -> "Created";
+            case 400 -> "Bad JSON, a bad field or a bad parameter";
+            case 404 -> "No such resource";
+            case 409 -> "resourceVersion precondition failed; the body carries the current one";
+            case 410 -> "The position is too old; list again";
+            case 413 -> "Body larger than http.max.body.bytes";
+            case 415 -> "Wrong Content-Type";
+            case 503 -> "Not ready or stores migrating; see Retry-After";
+            case 504 -> "No admission answer in time; the write may still apply";
+            default -> "See message";
+        };
+    }
+}

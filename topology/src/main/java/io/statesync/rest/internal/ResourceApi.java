@@ -1,0 +1,367 @@
+package io.statesync.rest.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.avro.SyncStatus;
+import io.statesync.avro.internal.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.reconciler.Diagnoser;
+import io.statesync.reconciler.Diagnosis;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.rest.ApiError;
+import io.statesync.rest.LabelSelector;
+import io.statesync.rest.WatchPosition;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.internal.AvroMapping;
+
+/** The handlers of {@code /api/v1/resources}: routed point reads, lists from the hub, and writes through admission. */
+public final class ResourceApi {
+
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final int DEFAULT_LIMIT = 500;
+    private static final int MAX_LIMIT = 5_000;
+
+    private final AppConfig config;
+    private final KeyRouter router;
+    private final AdmissionClient admission;
+    private final ResourceHub hub;
+    private final Function<String, ReconcilePolicy> policies;
+
+    public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceHub hub,
+                       Function<String, ReconcilePolicy> policies) {
+        this.config = config;
+        this.router = router;
+        this.admission = admission;
+        this.hub = hub;
+        this.policies = policies;
+    }
+
+    public void get(Context ctx) {
+        serveRouted(ctx, (st, r) -> ResourceJson.toJson(r));
+    }
+
+    public void diff(Context ctx) {
+        serveRouted(ctx, (st, r) -> {
+            ObjectNode n = JSON.objectNode();
+            n.put("apiVersion", ResourceJson.API_VERSION).put("kind", "Diff");
+            n.set("metadata", ResourceJson.toJson(r).get("metadata"));
+            n.put("syncStatus", r.getStatus().getSyncStatus().name());
+            n.set("items", ResourceJson.diff(r.getStatus().getDiff()));
+            return n;
+        });
+    }
+
+    public void diagnosis(Context ctx) {
+        serveRouted(ctx, (st, r) -> {
+            Diagnosis d = Diagnoser.diagnose(r.getMetadata().getGeneration(), AvroMapping.statusView(r.getStatus()),
+                AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint()), Instant.now(),
+                policies.apply(r.getMetadata().getKind()));
+            ObjectNode n = DiagnosisJson.toJson(d);
+            n.set("metadata", ResourceJson.toJson(r).get("metadata"));
+            n.put("syncStatus", r.getStatus().getSyncStatus().name());
+            return n;
+        });
+    }
+
+    interface Renderer {
+        JsonNode render(ReconcileState state, Resource resource);
+    }
+
+    private void serveRouted(Context ctx, Renderer renderer) {
+        ResourceKey key = key(ctx);
+        KeyRouter.Outcome o = router.route(key.toString(), pathAndQuery(ctx), ctx.header("Authorization"),
+            ctx.header(KeyRouter.FORWARDED_HEADER) != null);
+        if (o instanceof KeyRouter.Forwarded f) {
+            relay(ctx, f);
+            return;
+        }
+        KeyRouter.Local local = (KeyRouter.Local) o;
+        Resource r = local.state() == null ? null : local.state().getResource();
+        if (r == null) {
+            throw ApiError.notFound(key + " does not exist");
+        }
+        ctx.header("ETag", quote(r.getMetadata().getResourceVersion()));
+        if (local.stale()) {
+            ctx.header("X-Statesync-Stale", "true");
+        }
+        ctx.json(renderer.render(local.state(), r));
+    }
+
+    private static void relay(Context ctx, KeyRouter.Forwarded f) {
+        ctx.status(f.status()).contentType(f.contentType());
+        if (f.etag() != null) {
+            ctx.header("ETag", f.etag());
+        }
+        if (f.retryAfter() != null) {
+            ctx.header("Retry-After", f.retryAfter());
+        }
+        ctx.result(f.body());
+    }
+
+    public void list(Context ctx) {
+        Predicate<Resource> filter = filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
+            ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
+        int limit = limit(ctx.queryParam("limit"));
+        ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
+        requireHub();
+        hub.awaitCaughtUp(Duration.ofSeconds(3));
+        ResourceHub.Page page = hub.list(filter, from == null ? null : from.afterKey(), limit);
+        // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
+        WatchPosition position = from == null ? page.position() : from.position();
+        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "ResourceList");
+        ObjectNode meta = out.putObject("metadata").put("resourceVersion", position.encode());
+        if (page.nextKey() != null) {
+            meta.put("continue", new ContinueToken(page.nextKey(), position).encode());
+        } else {
+            meta.putNull("continue");
+        }
+        ArrayNode items = out.putArray("items");
+        page.items().forEach(r -> items.add(ResourceJson.toJson(r)));
+        ctx.json(out);
+    }
+
+    private void requireHub() {
+        if (!hub.ready()) {
+            throw ApiError.unavailable("the resource view is still loading", 1);
+        }
+    }
+
+    /** The list and watch filter; a bad selector or syncStatus is a 400. */
+    public static Predicate<Resource> filter(String kind, String namespace, String selector, String syncStatus) {
+        LabelSelector labels;
+        try {
+            labels = LabelSelector.parse(selector);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest("labelSelector: " + e.getMessage());
+        }
+        SyncStatus status = syncStatus(syncStatus);
+        return r -> (blank(kind) || kind.equals(r.getMetadata().getKind()))
+            && (blank(namespace) || namespace.equals(r.getMetadata().getNamespace()))
+            && labels.matches(r.getMetadata().getLabels())
+            && (status == null || (r.getStatus() != null && r.getStatus().getSyncStatus() == status));
+    }
+
+    private static SyncStatus syncStatus(String s) {
+        if (blank(s)) {
+            return null;
+        }
+        for (SyncStatus v : SyncStatus.values()) {
+            if (v.name().equalsIgnoreCase(s)) {
+                return v;
+            }
+        }
+        throw ApiError.badRequest("syncStatus must be one of Synced, OutOfSync, Progressing, Stalled, Deleting, Orphaned");
+    }
+
+    private static int limit(String s) {
+        if (blank(s)) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int n = Integer.parseInt(s.trim());
+            if (n >= 1 && n <= MAX_LIMIT) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the 400
+        }
+        throw ApiError.badRequest("limit must be a whole number from 1 to " + MAX_LIMIT);
+    }
+
+    public void put(Context ctx) {
+        ResourceKey key = key(ctx);
+        requireContentType(ctx, "application/json");
+        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        String expected = ifMatch(ctx);
+        if (expected == null && body.path("metadata").hasNonNull("resourceVersion")) {
+            expected = body.path("metadata").get("resourceVersion").asText();
+        }
+        write(ctx, key, ResourceJson.desired(key, body, expected));
+    }
+
+    /** RFC 7386 merge patch applied to the current object, then written conditionally on its version. */
+    public void patch(Context ctx) {
+        ResourceKey key = key(ctx);
+        requireContentType(ctx, MERGE_PATCH);
+        JsonNode patch = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        if (!patch.isObject()) {
+            throw ApiError.badRequest("a merge patch must be a JSON object");
+        }
+        JsonNode currentJson = current(ctx, key);
+        String version = ifMatch(ctx);
+        if (version == null) {
+            version = currentJson.path("metadata").path("resourceVersion").asText();
+        }
+        ObjectNode merged = (ObjectNode) ResourceJson.mergePatch(editable(currentJson), patch);
+        write(ctx, key, ResourceJson.desired(key, merged, version));
+    }
+
+    /** The parts of a resource a client may change: spec and metadata labels, annotations and finalizers. */
+    private static ObjectNode editable(JsonNode current) {
+        ObjectNode n = JSON.objectNode();
+        n.set("spec", current.get("spec"));
+        ObjectNode meta = n.putObject("metadata");
+        for (String f : new String[] {"labels", "annotations", "finalizers"}) {
+            meta.set(f, current.path("metadata").get(f));
+        }
+        return n;
+    }
+
+    public void delete(Context ctx) {
+        ResourceKey key = key(ctx);
+        String expected = ifMatch(ctx);
+        if (expected == null) {
+            expected = ctx.queryParam("resourceVersion");
+        }
+        ReconcileEvent e = admission.submit(key.toString(), null, requestId(ctx), expected);
+        answerErrors(e);
+        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "Status")
+            .put("status", "Success").put("reason", e.getReason()).put("message", e.getMessage());
+        out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
+            .put("resourceVersion", e.getResourceVersion() == null ? "" : e.getResourceVersion());
+        ctx.json(out);
+    }
+
+    private void write(Context ctx, ResourceKey key, DesiredState desired) {
+        ReconcileEvent e = admission.submit(key.toString(), desired, requestId(ctx), null);
+        answerErrors(e);
+        ctx.status("Created".equals(e.getReason()) ? 201 : 200);
+        ctx.header("ETag", quote(e.getResourceVersion()));
+        ctx.header("X-Statesync-Admission", e.getReason());
+        JsonNode after = readBack(ctx, key, e);
+        ctx.json(after);
+    }
+
+    /** The object as stored after the write; the owner may serve a newer version, never an older one. */
+    private JsonNode readBack(Context ctx, ResourceKey key, ReconcileEvent e) {
+        try {
+            return current(ctx, key);
+        } catch (ApiError unavailable) {
+            ObjectNode n = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", key.kind());
+            n.putObject("metadata").put("name", key.name()).put("namespace", key.namespace())
+                .put("resourceVersion", e.getResourceVersion()).put("generation", e.getGeneration());
+            return n;
+        }
+    }
+
+    /** Maps a Conflict or Invalid admission answer to its HTTP error. */
+    static void answerErrors(ReconcileEvent e) {
+        if (e.getType() == EventType.Conflict) {
+            throw ApiError.conflict(e.getMessage(), e.getResourceVersion() == null ? "" : e.getResourceVersion());
+        }
+        if (e.getType() == EventType.Invalid) {
+            String msg = e.getMessage();
+            throw msg != null && msg.startsWith("NotFound") ? ApiError.notFound(msg) : ApiError.badRequest(msg);
+        }
+    }
+
+    /** The current object as JSON, through the router (so it works for keys owned elsewhere). */
+    private JsonNode current(Context ctx, ResourceKey key) {
+        String path = "/api/v1/resources/" + key.kind() + "/" + key.namespace() + "/" + key.name();
+        KeyRouter.Outcome o = router.route(key.toString(), path, ctx.header("Authorization"), false);
+        if (o instanceof KeyRouter.Forwarded f) {
+            if (f.status() == 200) {
+                return BodyReader.parse(f.body());
+            }
+            throw new ApiError(f.status(), f.status() == 404 ? "NotFound" : "Upstream", f.bodyText());
+        }
+        ReconcileState st = ((KeyRouter.Local) o).state();
+        if (st == null || st.getResource() == null) {
+            throw ApiError.notFound(key + " does not exist");
+        }
+        return ResourceJson.toJson(st.getResource());
+    }
+
+    static ResourceKey key(Context ctx) {
+        try {
+            return ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), ctx.pathParam("name"));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+    }
+
+    static void requireContentType(Context ctx, String expected) {
+        String ct = ctx.contentType();
+        String base = ct == null ? "" : ct.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (!base.equals(expected)) {
+            throw ApiError.unsupportedMediaType("Content-Type must be " + expected + (ct == null ? "" : ", got " + ct));
+        }
+    }
+
+    /** If-Match with the quotes and weak prefix removed; {@code *} means no precondition. */
+    static String ifMatch(Context ctx) {
+        String v = ctx.header("If-Match");
+        if (v == null || v.isBlank() || v.trim().equals("*")) {
+            return null;
+        }
+        String s = v.trim();
+        if (s.startsWith("W/")) {
+            s = s.substring(2);
+        }
+        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
+    }
+
+    private static String requestId(Context ctx) {
+        String given = ctx.header("X-Request-Id");
+        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+    }
+
+    static String pathAndQuery(Context ctx) {
+        String q = ctx.queryString();
+        return ctx.path() + (q == null || q.isEmpty() ? "" : "?" + q);
+    }
+
+    static String quote(String v) {
+        return "\"" + (v == null ? "" : v) + "\"";
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    /** The opaque {@code continue} token: the last key served and the first page's position. */
+    record ContinueToken(String afterKey, WatchPosition position) {
+        String encode() {
+            ObjectNode n = JSON.objectNode().put("k", afterKey).put("p", position.encode());
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        static ContinueToken decode(String token) {
+            if (blank(token)) {
+                return null;
+            }
+            try {
+                JsonNode n = BodyReader.parse(Base64.getUrlDecoder().decode(token.trim()));
+                return new ContinueToken(n.get("k").asText(), WatchPosition.decode(n.get("p").asText()));
+            } catch (RuntimeException e) {
+                throw ApiError.badRequest("continue is not a token from a previous list");
+            }
+        }
+    }
+
+    static <T> T orElse(Supplier<T> s, T fallback) {
+        try {
+            return s.get();
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+}

@@ -1,0 +1,300 @@
+package io.statesync.rest.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.Resource;
+import io.statesync.avro.ResourceStatus;
+import io.statesync.config.AppConfig;
+import io.statesync.rest.WatchPosition;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's view of statesync.resources, read_committed from the beginning: the latest Resource per key
+ * plus a bounded ring of recent changes, both tagged with positions (per-partition offsets).
+ *
+ * <p>Lists and watches are served from here rather than from the partitioned stores because only one reader
+ * that applies records in log order can hand out a list together with the exact position it reflects: a
+ * watch from that position then replays the ring from exactly there, without gap or duplicate. Point reads
+ * still go to the stores (interactive queries), which are authoritative and fresher.
+ */
+public final class ResourceHub implements AutoCloseable {
+
+    /** Changes kept for watches; a position older than the ring is answered 410 Gone and the client re-lists. */
+    public static final int RING_CAPACITY = 200_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceHub.class);
+
+    public enum Type { ADDED, MODIFIED, DELETED }
+
+    /** One change; {@code offset} is the record's offset in {@code partition}, {@code seq} the hub's own order. */
+    public record Change(long seq, int partition, long offset, Type type, String key, Resource resource) {
+    }
+
+    /** Changes from a cursor on; {@code positionAfter} is set when they reach the hub's head. */
+    public record Batch(List<Change> changes, long nextSeq, WatchPosition positionAfter, boolean evicted) {
+    }
+
+    private final AppConfig config;
+    private final TopicNames topics;
+    private final TopologySerdes serdes;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final TreeMap<String, Resource> current = new TreeMap<>();
+    private final Change[] ring = new Change[RING_CAPACITY];
+    private long oldestSeq;
+    private KafkaConsumer<String, byte[]> consumer;
+    private Thread poller;
+    private long[] positions;
+    private long[] startOffsets;
+    private long[] evictedBelow;
+    private long nextSeq;
+    private volatile long caughtUpAtNanos;
+    private volatile boolean ready;
+    private volatile boolean closed;
+
+    public ResourceHub(AppConfig config, TopicNames topics, TopologySerdes serdes) {
+        this.config = config;
+        this.topics = topics;
+        this.serdes = serdes;
+    }
+
+    public void start() {
+        consumer = new KafkaConsumer<>(ConsumerThreads.readCommittedProps(config, "-resource-hub"),
+            new StringDeserializer(), new ByteArrayDeserializer());
+        poller = ConsumerThreads.startDaemon(this::pollLoop, "statesync-resource-hub");
+    }
+
+    public boolean ready() {
+        return ready;
+    }
+
+    private void pollLoop() {
+        try {
+            List<TopicPartition> parts = assignAll();
+            while (!closed) {
+                long started = System.nanoTime();
+                var records = consumer.poll(Duration.ofMillis(100));
+                lock.lock();
+                try {
+                    records.forEach(this::apply);
+                    parts.forEach(tp -> positions[tp.partition()] = Math.max(positions[tp.partition()], consumer.position(tp)));
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+                if (parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
+                    caughtUpAtNanos = started;
+                    ready = true;
+                }
+            }
+        } catch (WakeupException e) {
+            // close() woke us up
+        } catch (RuntimeException e) {
+            LOG.error("Resource hub stopped; lists and watches are unavailable", e);
+        } finally {
+            ready = false;
+        }
+    }
+
+    private List<TopicPartition> assignAll() {
+        List<TopicPartition> parts = consumer.partitionsFor(topics.resources(), Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(p.topic(), p.partition())).sorted((a, b) -> a.partition() - b.partition()).toList();
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(parts);
+        lock.lock();
+        try {
+            positions = new long[parts.size()];
+            parts.forEach(tp -> positions[tp.partition()] = begin.get(tp));
+            startOffsets = positions.clone();
+            evictedBelow = positions.clone();
+        } finally {
+            lock.unlock();
+        }
+        return parts;
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        Resource res = null;
+        if (r.value() != null) {
+            try {
+                res = serdes.resource().deserializer().deserialize(r.topic(), r.headers(), r.value());
+            } catch (RuntimeException e) {
+                LOG.warn("Skipping undecodable resource at {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
+                return;
+            }
+        }
+        Resource previous = res == null ? current.remove(r.key()) : current.put(r.key(), res);
+        if (res == null && previous == null) {
+            return;
+        }
+        Type type = res == null ? Type.DELETED : previous == null ? Type.ADDED : Type.MODIFIED;
+        if (nextSeq - oldestSeq == RING_CAPACITY) {
+            Change gone = ring[(int) (oldestSeq++ % RING_CAPACITY)];
+            evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
+        }
+        ring[(int) (nextSeq % RING_CAPACITY)] = new Change(nextSeq, r.partition(), r.offset(), type, r.key(),
+            res == null ? deleted(r.key(), previous) : res);
+        nextSeq++;
+    }
+
+    private static Resource deleted(String key, Resource previous) {
+        if (previous != null) {
+            return previous;
+        }
+        ResourceKey k = ResourceKey.parse(key);
+        return Resource.newBuilder().setMetadata(ObjectMeta.newBuilder().setKind(k.kind()).setNamespace(k.namespace())
+            .setName(k.name()).build()).setStatus(ResourceStatus.newBuilder().build()).build();
+    }
+
+    /**
+     * Waits (up to {@code maxWait}) until the hub has read everything committed before this call, so that a
+     * list right after an accepted write shows it.
+     */
+    public void awaitCaughtUp(Duration maxWait) {
+        long since = System.nanoTime();
+        long deadline = since + maxWait.toNanos();
+        while (caughtUpAtNanos - since < 0 && System.nanoTime() < deadline && !closed) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
+    public Page list(Predicate<Resource> filter, String afterKey, int limit) {
+        lock.lock();
+        try {
+            Collection<Map.Entry<String, Resource>> tail = afterKey == null ? current.entrySet()
+                : current.tailMap(afterKey, false).entrySet();
+            List<Resource> items = new ArrayList<>();
+            String last = null;
+            boolean more = false;
+            for (Map.Entry<String, Resource> e : tail) {
+                if (!filter.test(e.getValue())) {
+                    continue;
+                }
+                if (items.size() == limit) {
+                    more = true;
+                    break;
+                }
+                items.add(e.getValue());
+                last = e.getKey();
+            }
+            return new Page(items, new WatchPosition(positions), more ? last : null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code nextKey} is null on the last page. */
+    public record Page(List<Resource> items, WatchPosition position, String nextKey) {
+    }
+
+    /** The current position of this hub. */
+    public WatchPosition position() {
+        lock.lock();
+        try {
+            return new WatchPosition(positions);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why this hub cannot replay from {@code from}, or null when it can (then {@link #firstSeq} starts the replay). */
+    public String replayProblem(WatchPosition from) {
+        lock.lock();
+        try {
+            if (from.partitions() != positions.length) {
+                return "the position has " + from.partitions() + " partitions but " + topics.resources() + " has "
+                    + positions.length;
+            }
+            for (int p = 0; p < positions.length; p++) {
+                if (from.offset(p) < Math.max(startOffsets[p], evictedBelow[p])) {
+                    return "the position is too old for partition " + p + " (offset " + from.offset(p)
+                        + ", oldest available " + Math.max(startOffsets[p], evictedBelow[p]) + ")";
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The sequence number to start a replay from: the oldest change still in the ring. */
+    public long firstSeq() {
+        lock.lock();
+        try {
+            return oldestSeq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Changes with {@code seq >= fromSeq}, at most {@code max}, waiting up to {@code maxWait} when there are none. */
+    public Batch await(long fromSeq, int max, Duration maxWait) throws InterruptedException {
+        lock.lock();
+        try {
+            long nanos = maxWait.toNanos();
+            while (nextSeq <= fromSeq && nanos > 0 && !closed) {
+                nanos = changed.awaitNanos(nanos);
+            }
+            if (fromSeq < oldestSeq) {
+                return new Batch(List.of(), fromSeq, null, true);
+            }
+            List<Change> out = new ArrayList<>();
+            long next = fromSeq;
+            while (next < nextSeq && out.size() < max) {
+                out.add(ring[(int) (next++ % RING_CAPACITY)]);
+            }
+            return new Batch(out, next, next == nextSeq ? new WatchPosition(positions) : null, false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Changes behind the head of a watcher at {@code seq}; the basis of the slow-client cut-off. */
+    public long backlog(long seq) {
+        lock.lock();
+        try {
+            return nextSeq - seq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        ConsumerThreads.stop(consumer, poller);
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

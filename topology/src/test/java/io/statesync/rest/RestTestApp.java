@@ -1,0 +1,143 @@
+package io.statesync.rest;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statesync.app.StatesyncApp;
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+
+import static org.awaitility.Awaitility.await;
+
+/** A real {@link StatesyncApp} on the embedded cluster with an HTTP client for it; one per test class. */
+final class RestTestApp implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String WRITER = "w-" + UUID.randomUUID();
+    static final String READER = "r-" + UUID.randomUUID();
+
+    final StatesyncApp app;
+    final String base;
+    final String prefix;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private String token = WRITER;
+
+    private RestTestApp(StatesyncApp app, String prefix) {
+        this.app = app;
+        this.base = "http://127.0.0.1:" + app.httpPort();
+        this.prefix = prefix;
+    }
+
+    /** The usual test config: 3 partitions, one thread, fast commits, reader and writer tokens. */
+    static Map<String, Object> config(String name, String prefix) throws IOException {
+        Map<String, Object> p = new HashMap<>();
+        p.put(AppConfig.BOOTSTRAP_SERVERS, EmbeddedClusterExtension.bootstrapServers());
+        p.put(AppConfig.SCHEMA_REGISTRY_URL, EmbeddedClusterExtension.registryUrl());
+        p.put(AppConfig.APPLICATION_ID, name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        p.put(AppConfig.TOPIC_PREFIX, prefix);
+        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(AppConfig.NUM_STREAM_THREADS, 1);
+        p.put(AppConfig.COMMIT_INTERVAL_MS, 50L);
+        p.put(AppConfig.HTTP_PORT, 0);
+        p.put(AppConfig.HTTP_MAX_BODY_BYTES, 65_536);
+        p.put(AppConfig.STATE_DIR, Files.createTempDirectory("statesync-rest-it").toString());
+        p.put(AppConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
+        p.put(AppConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
+        p.put("streams.session.timeout.ms", 10_000);
+        return p;
+    }
+
+    static String prefix(String name) {
+        return name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+    }
+
+    static RestTestApp start(Map<String, Object> config) {
+        StatesyncApp app = new StatesyncApp(new AppConfig(config));
+        app.start();
+        RestTestApp t = new RestTestApp(app, (String) config.get(AppConfig.TOPIC_PREFIX));
+        t.awaitReady();
+        return t;
+    }
+
+    void awaitReady() {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            .until(() -> send("GET", "/readyz", null, null).statusCode() == 200);
+    }
+
+    RestTestApp as(String bearer) {
+        this.token = bearer;
+        return this;
+    }
+
+    HttpResponse<String> get(String path) {
+        return send("GET", path, null, null);
+    }
+
+    HttpResponse<String> put(String path, Object body) {
+        return send("PUT", path, body, "application/json");
+    }
+
+    HttpResponse<String> send(String method, String path, Object body, String contentType, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        String text = body == null ? null : body instanceof String s ? s : write(body);
+        b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> r) {
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new AssertionError("not JSON (" + r.statusCode() + "): " + r.body(), e);
+        }
+    }
+
+    static String write(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A PUT body for a resource with the given spec and labels. */
+    static Map<String, Object> body(Map<String, Object> spec, Map<String, String> labels) {
+        return Map.of("metadata", Map.of("labels", labels), "spec", spec);
+    }
+
+    static Path tempDir() throws IOException {
+        return Files.createTempDirectory("statesync-rest-it");
+    }
+
+    @Override
+    public void close() {
+        app.close();
+    }
+}

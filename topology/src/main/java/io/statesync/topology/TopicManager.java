@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ public final class TopicManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
     private static final long TIMEOUT_S = 60;
+    private static final long METADATA_WAIT_MS = 15_000;
 
     private final Admin admin;
     private final TopicNames topics;
@@ -56,7 +58,32 @@ public final class TopicManager {
             }
             createAll(missing);
         }
-        verify();
+        verifyWithRetry();
+    }
+
+    /** Freshly created topics can take a moment to appear in every broker's metadata; that is not a mismatch. */
+    private void verifyWithRetry() {
+        long deadline = System.currentTimeMillis() + METADATA_WAIT_MS;
+        while (true) {
+            try {
+                verify();
+                return;
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof RetriableException) || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                sleep(200);
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
     }
 
     private NewTopic newTopic(String name) {

@@ -1,0 +1,93 @@
+package io.statesync.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.status.Status;
+import ch.qos.logback.core.status.StatusUtil;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/** The shipped logback.xml: text by default, JSON when asked, secrets masked in both. */
+class LogbackConfigTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void shouldLogTextLinesByDefault() throws Exception {
+        assumeTrue(System.getenv("STATESYNC_LOG_FORMAT") == null && System.getProperty("log.format") == null,
+            "the environment selects a log format");
+        String out = render(null, "Starting statesync");
+        assertThat(out).doesNotStartWith("{").contains(" INFO ").contains("io.statesync.test - Starting statesync");
+    }
+
+    @Test
+    void shouldLogOneJsonObjectPerLineWhenFormatIsJson() throws Exception {
+        String out = render("json", "Starting statesync");
+        assertThat(out.lines()).hasSize(1);
+        JsonNode line = JSON.readTree(out);
+        assertThat(line.path("message").asText()).isEqualTo("Starting statesync");
+        assertThat(line.path("level").asText()).isEqualTo("INFO");
+        assertThat(line.path("logger_name").asText()).isEqualTo("io.statesync.test");
+        assertThat(line.has("@timestamp")).isTrue();
+        assertThat(line.has("level_value")).isFalse();
+    }
+
+    @Test
+    void shouldFallBackToTextForAnUnknownFormat() throws Exception {
+        String out = render("yaml", "Starting statesync");
+        assertThat(out).doesNotStartWith("{").contains("io.statesync.test - Starting statesync");
+    }
+
+    @Test
+    void shouldMaskBearerTokensAndUrlPasswordsInTextAndJson() throws Exception {
+        String message = "calling http://svc:s3cretpw@registry:8081/subjects with Authorization: Bearer tok-abc.123";
+        for (String format : new String[] {"text", "json"}) {
+            String out = render(format, message);
+            assertThat(out).as(format).doesNotContain("s3cretpw").doesNotContain("tok-abc.123")
+                .contains("http://svc:[hidden]@registry:8081/subjects").contains("Bearer [hidden]");
+        }
+    }
+
+    @Test
+    void shouldKeepHostPortsThatCarryNoCredentials() throws Exception {
+        String out = render("text", "REST listening on http://127.0.0.1:8080 and metrics at http://127.0.0.1:8080/metrics");
+        assertThat(out).contains("http://127.0.0.1:8080 and metrics at http://127.0.0.1:8080/metrics");
+    }
+
+    /** Configures a private LoggerContext from the main logback.xml and returns what one INFO line prints. */
+    private static String render(String format, String message) throws Exception {
+        URL config = LogbackConfigTest.class.getClassLoader().getResource("logback.xml");
+        assertThat(config).as("logback.xml on the classpath").isNotNull();
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new LogbackMDCAdapter());
+        if (format != null) {
+            context.putProperty("log.format", format);
+        }
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(context);
+        PrintStream original = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        try {
+            configurator.doConfigure(config);
+            context.getLogger("io.statesync.test").info(message);
+        } finally {
+            System.setOut(original);
+            context.stop();
+        }
+        // A WARN would make Logback print its whole status at start-up, so the shipped config must have none.
+        assertThat(new StatusUtil(context).getHighestLevel(0)).as("logback status: %s",
+            context.getStatusManager().getCopyOfStatusList()).isLessThan(Status.WARN);
+        return buffer.toString(StandardCharsets.UTF_8);
+    }
+}

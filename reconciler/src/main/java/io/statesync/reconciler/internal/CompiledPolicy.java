@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CompiledPolicy {
     private static final int CACHE_LIMIT = 256;
     private static final Map<ReconcilePolicy, CompiledPolicy> CACHE = new ConcurrentHashMap<>();
+    /** Most calls in a row use the same policy instance; an identity check spares hashing the whole record. */
+    private static volatile CompiledPolicy lastUsed;
 
     private final ReconcilePolicy policy;
     private final List<String[]> ignored;
@@ -38,14 +40,21 @@ public final class CompiledPolicy {
     }
 
     public static CompiledPolicy of(ReconcilePolicy policy) {
+        CompiledPolicy last = lastUsed;
+        if (last != null && last.policy == policy) {
+            return last;
+        }
         CompiledPolicy cached = CACHE.get(policy);
         if (cached != null) {
+            lastUsed = cached;
             return cached;
         }
         if (CACHE.size() >= CACHE_LIMIT) {
             CACHE.clear();
         }
-        return CACHE.computeIfAbsent(policy, CompiledPolicy::new);
+        CompiledPolicy compiled = CACHE.computeIfAbsent(policy, CompiledPolicy::new);
+        lastUsed = compiled;
+        return compiled;
     }
 
     public ReconcilePolicy policy() {

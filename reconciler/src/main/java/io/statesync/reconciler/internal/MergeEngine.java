@@ -5,6 +5,7 @@ import io.statesync.reconciler.FieldPath;
 import io.statesync.reconciler.MergeResult;
 import io.statesync.reconciler.PatchOp;
 import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.Trees;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,6 +33,10 @@ public final class MergeEngine {
         if (desired == null || policy.ignoredPaths().contains("")) {
             return new MergeResult(observed, List.of(), List.of());
         }
+        if (observed != null && Trees.deepEquals(desired, observed, policy.strictTyping())) {
+            // The steady state: nothing to set, and nothing to prune since observed has no field desired lacks.
+            return new MergeResult(observed, List.of(), List.of());
+        }
         MergeEngine engine = new MergeEngine(CompiledPolicy.of(policy));
         Object from = observed == null && desired instanceof Map ? Map.of() : observed;
         Object owned = lastApplied == null ? ABSENT : lastApplied;
@@ -46,8 +51,11 @@ public final class MergeEngine {
     }
 
     private Object mergeNode(PathNode path, Object d, Object o, Object l) {
+        if (d == o) {
+            return o;
+        }
         if (d instanceof Map<?, ?> dm && o instanceof Map<?, ?> om) {
-            return mergeMaps(path, dm, om, l instanceof Map<?, ?> lm ? lm : null);
+            return mergeMaps(path, dm, om, l instanceof Map<?, ?> lm ? lm : null, null);
         }
         if (d instanceof List<?> && o instanceof List<?>) {
             String keyField = policy.mergeKey(path);
@@ -55,7 +63,7 @@ public final class MergeEngine {
             Map<String, Object> ok = dk == null ? null : KeyedList.index(o, keyField);
             if (ok != null) {
                 Map<String, Object> lk = l == ABSENT ? null : KeyedList.index(l, keyField);
-                return Collections.unmodifiableList(new ArrayList<>(mergeMaps(path, dk, ok, lk).values()));
+                return Collections.unmodifiableList(new ArrayList<>(mergeMaps(path, dk, ok, lk, keyField).values()));
             }
         }
         return policy.equal(path, d, o) ? o : replace(path, d, o, l);
@@ -69,11 +77,14 @@ public final class MergeEngine {
         return d;
     }
 
-    /** Merges two maps (or two keyed lists indexed by item segment); {@code l} is null when nothing is owned. */
-    private Map<Object, Object> mergeMaps(PathNode path, Map<?, ?> d, Map<?, ?> o, Map<?, ?> l) {
+    /**
+     * Merges two maps, or two keyed lists indexed by key string when {@code keyField} is set; {@code l} is null when
+     * nothing is owned.
+     */
+    private Map<Object, Object> mergeMaps(PathNode path, Map<?, ?> d, Map<?, ?> o, Map<?, ?> l, String keyField) {
         Map<Object, Object> target = new LinkedHashMap<>(o);
         for (Map.Entry<?, ?> e : d.entrySet()) {
-            PathNode child = path.child(e.getKey().toString());
+            PathNode child = path.child(e.getKey().toString(), keyField);
             if (policy.ignored(child)) {
                 continue;
             }
@@ -86,11 +97,12 @@ public final class MergeEngine {
             }
         }
         for (Object key : o.keySet()) {
-            if (d.containsKey(key) || policy.ignored(path.child(key.toString()))) {
+            PathNode child = d.containsKey(key) ? null : path.child(key.toString(), keyField);
+            if (child == null || policy.ignored(child)) {
                 continue;
             }
             if (policy.policy().strict() || (l != null && l.containsKey(key))) {
-                ops.add(PatchOp.remove(path.child(key.toString()).toFieldPath()));
+                ops.add(PatchOp.remove(child.toFieldPath()));
                 target.remove(key);
             }
         }

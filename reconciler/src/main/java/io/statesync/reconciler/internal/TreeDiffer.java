@@ -27,28 +27,32 @@ public final class TreeDiffer {
             differ.add(root, DiffKind.UNEXPECTED, null, observed);
         } else if (observed == null) {
             differ.add(root, DiffKind.MISSING, desired, null);
-        } else {
+        } else if (!Trees.deepEquals(desired, observed, policy.strictTyping())) {
+            // Equal trees have no diff whatever the policy; checking first makes the steady state cheap.
             differ.compare(root, desired, observed);
         }
         return List.copyOf(differ.out);
     }
 
     private void compare(PathNode path, Object d, Object o) {
+        if (d == o) {
+            return;
+        }
         if (d instanceof Map<?, ?> dm && o instanceof Map<?, ?> om) {
-            compareMaps(path, dm, om);
+            compareMaps(path, dm, om, null);
         } else if (d instanceof List<?> && o instanceof List<?>) {
             compareLists(path, d, o);
-        } else if (!Trees.sameType(d, o, policy.strictTyping())) {
-            add(path, DiffKind.TYPE_MISMATCH, d, o);
         } else if (!Trees.deepEquals(d, o, policy.strictTyping())) {
-            add(path, DiffKind.VALUE_MISMATCH, d, o);
+            add(path, Trees.sameType(d, o, policy.strictTyping()) ? DiffKind.VALUE_MISMATCH : DiffKind.TYPE_MISMATCH,
+                    d, o);
         }
     }
 
-    private void compareMaps(PathNode path, Map<?, ?> d, Map<?, ?> o) {
+    /** Compares two maps, or two keyed lists indexed by key string when {@code keyField} is set. */
+    private void compareMaps(PathNode path, Map<?, ?> d, Map<?, ?> o, String keyField) {
         for (Map.Entry<?, ?> e : d.entrySet()) {
             Object key = e.getKey();
-            PathNode child = path.child(key.toString());
+            PathNode child = path.child(key.toString(), keyField);
             if (policy.ignored(child)) {
                 continue;
             }
@@ -61,7 +65,7 @@ public final class TreeDiffer {
         }
         for (Map.Entry<?, ?> e : o.entrySet()) {
             if (!d.containsKey(e.getKey())) {
-                PathNode child = path.child(e.getKey().toString());
+                PathNode child = path.child(e.getKey().toString(), keyField);
                 if (!policy.ignored(child)) {
                     add(child, DiffKind.UNEXPECTED, null, e.getValue());
                 }
@@ -74,7 +78,7 @@ public final class TreeDiffer {
         Map<String, Object> dk = keyField == null ? null : KeyedList.index(d, keyField);
         Map<String, Object> ok = dk == null ? null : KeyedList.index(o, keyField);
         if (ok != null) {
-            compareMaps(path, dk, ok);
+            compareMaps(path, dk, ok, keyField);
         } else if (!policy.equal(path, d, o)) {
             add(path, DiffKind.VALUE_MISMATCH, d, o);
         }

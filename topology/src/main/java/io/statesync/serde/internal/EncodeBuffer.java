@@ -1,0 +1,55 @@
+package io.statesync.serde.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+
+import io.statesync.serde.WireFormat;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+
+/**
+ * A per-thread output buffer and Avro encoder, reused from record to record so that serializing allocates
+ * only the result. Kafka Streams calls one serializer from several stream threads, hence one per thread.
+ */
+public final class EncodeBuffer extends ByteArrayOutputStream {
+
+    /** A buffer grown past this by one large record is dropped rather than kept for the thread's life. */
+    private static final int KEEP_LIMIT = 1 << 20;
+    private static final ThreadLocal<EncodeBuffer> LOCAL = ThreadLocal.withInitial(EncodeBuffer::new);
+
+    private BinaryEncoder encoder;
+
+    private EncodeBuffer() {
+        super(512);
+    }
+
+    /** The wire-format bytes of a datum: header with the schema id, then its Avro encoding. */
+    public static <D> byte[] encode(int schemaId, DatumWriter<D> writer, D datum) throws IOException {
+        EncodeBuffer b = LOCAL.get();
+        try {
+            byte[] out = b.encodeInto(schemaId, writer, datum);
+            if (b.buf.length > KEEP_LIMIT) {
+                LOCAL.remove();
+            }
+            return out;
+        } catch (IOException | RuntimeException e) {
+            // A failed write may leave bytes in the encoder's buffer; start the next record from scratch.
+            LOCAL.remove();
+            throw e;
+        }
+    }
+
+    private <D> byte[] encodeInto(int schemaId, DatumWriter<D> writer, D datum) throws IOException {
+        reset();
+        encoder = EncoderFactory.get().binaryEncoder(this, encoder);
+        write(WireFormat.MAGIC_BYTE);
+        write(schemaId >>> 24);
+        write(schemaId >>> 16);
+        write(schemaId >>> 8);
+        write(schemaId);
+        writer.write(datum, encoder);
+        encoder.flush();
+        return toByteArray();
+    }
+}

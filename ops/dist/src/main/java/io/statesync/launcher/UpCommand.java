@@ -54,7 +54,7 @@ public final class UpCommand implements Callable<Integer> {
         app[0] = new StatesyncApp(config);
         app[0].start();
         if (!noAgent) {
-            agent[0] = DemoAgent.start(config);
+            agent[0] = DemoAgent.start(config, overrides);
         }
         printBanner(app[0].httpPort(), runtime);
         stop.await();
@@ -68,7 +68,11 @@ public final class UpCommand implements Callable<Integer> {
         p.put(AppConfig.STATE_DIR, dataDir.resolve("streams").toString());
         p.put(AppConfig.HTTP_HOST, "127.0.0.1");
         p.put(AppConfig.HTTP_PORT, httpPort);
-        p.putAll(overrides);
+        overrides.forEach((k, v) -> {
+            if (!k.startsWith("simulator.") && !k.startsWith("agent.")) {
+                p.put(k, v);
+            }
+        });
         return p;
     }
 

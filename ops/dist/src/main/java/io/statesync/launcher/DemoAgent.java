@@ -1,0 +1,40 @@
+package io.statesync.launcher;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import io.statesync.agent.AgentConfig;
+import io.statesync.config.AppConfig;
+import io.statesync.simulator.SimulatedFleet;
+import io.statesync.simulator.SimulatorConfig;
+
+/**
+ * The demo agent of {@code statesync up}: the fleet simulator managing every kind, applying corrections with
+ * some latency and failures, and drifting now and then, so that the loop is visible without a real actuator.
+ * Every {@code simulator.*} and {@code agent.*} key can be overridden with {@code -D}.
+ */
+final class DemoAgent {
+
+    static final Map<String, Object> DEMO_DEFAULTS = Map.of(
+        SimulatorConfig.LATENCY, "exponential:200ms",
+        SimulatorConfig.FAILURE_RATE, 0.05,
+        SimulatorConfig.DRIFT_INTERVAL_MS, 30_000L,
+        AgentConfig.REPORTER, "demo-agent",
+        AgentConfig.GROUP_ID, "statesync-demo-agent");
+
+    private DemoAgent() {
+    }
+
+    static SimulatedFleet start(AppConfig app, Map<String, String> overrides) {
+        Map<String, Object> props = new HashMap<>(DEMO_DEFAULTS);
+        props.put(AgentConfig.BOOTSTRAP_SERVERS, String.join(",", app.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        props.put(AgentConfig.SCHEMA_REGISTRY_URL, app.getString(AppConfig.SCHEMA_REGISTRY_URL));
+        props.put(AgentConfig.TOPIC_PREFIX, app.topicPrefix());
+        overrides.forEach((k, v) -> {
+            if (k.startsWith("simulator.") || k.startsWith("agent.")) {
+                props.put(k, v);
+            }
+        });
+        return SimulatedFleet.start(props);
+    }
+}

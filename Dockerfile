@@ -20,11 +20,14 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 statesync \
     && useradd --system --uid 10001 --gid statesync --home-dir /var/lib/statesync --create-home --shell /usr/sbin/nologin statesync
 COPY --from=build /src/ops/dist/target/statesync/ /opt/statesync/
-# State stores (RocksDB) live on a volume: keep it across restarts for a fast start.
+# bin/statesync passes JAVA_OPTS to the JVM: size the heap from the container's memory limit, and let the
+# orchestrator restart a JVM that ran out of memory rather than keep a half-working one.
 ENV STATESYNC_STATE_DIR=/var/lib/statesync/streams \
     STATESYNC_HTTP_PORT=8080 \
-    STATESYNC_LOG_FORMAT=json
+    STATESYNC_LOG_FORMAT=json \
+    JAVA_OPTS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 WORKDIR /var/lib/statesync
+# State stores (RocksDB) live on a volume: keep it across restarts for a fast start.
 VOLUME ["/var/lib/statesync"]
 USER 10001:10001
 EXPOSE 8080

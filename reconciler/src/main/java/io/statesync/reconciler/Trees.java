@@ -30,6 +30,35 @@ public final class Trees {
      * @throws IllegalArgumentException for a value that has no tree form
      */
     public static Object normalize(Object value) {
+        return isNormalized(value) ? value : copy(value);
+    }
+
+    /** Checked first so that the common case, a tree this module built, costs a walk but no allocation. */
+    private static boolean isNormalized(Object value) {
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
+                || value instanceof Double) {
+            return true;
+        }
+        if (value.getClass() == FROZEN_MAP) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+                if (!(e.getKey() instanceof String) || !isNormalized(e.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value.getClass() == FROZEN_LIST) {
+            for (Object item : (List<?>) value) {
+                if (!isNormalized(item)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static Object copy(Object value) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
                 || value instanceof Double) {
             return value;
@@ -126,6 +155,10 @@ public final class Trees {
         }
         if (a == null || b == null) {
             return false;
+        }
+        Class<?> type = a.getClass();
+        if (type == b.getClass() && (type == String.class || type == Long.class || type == Boolean.class)) {
+            return a.equals(b);
         }
         if (a instanceof Number x && b instanceof Number y) {
             return numbersEqual(x, y, strictTyping);

@@ -33,10 +33,6 @@ public final class MergeEngine {
         if (desired == null || policy.ignoredPaths().contains("")) {
             return new MergeResult(observed, List.of(), List.of());
         }
-        if (observed != null && Trees.deepEquals(desired, observed, policy.strictTyping())) {
-            // The steady state: nothing to set, and nothing to prune since observed has no field desired lacks.
-            return new MergeResult(observed, List.of(), List.of());
-        }
         MergeEngine engine = new MergeEngine(CompiledPolicy.of(policy));
         Object from = observed == null && desired instanceof Map ? Map.of() : observed;
         Object owned = lastApplied == null ? ABSENT : lastApplied;
@@ -51,7 +47,8 @@ public final class MergeEngine {
     }
 
     private Object mergeNode(PathNode path, Object d, Object o, Object l) {
-        if (d == o) {
+        if (d == o || Trees.deepEquals(d, o, policy.strictTyping())) {
+            // Nothing to set, and nothing to prune since o has no field d lacks; see TreeDiffer.compare on cost.
             return o;
         }
         if (d instanceof Map<?, ?> dm && o instanceof Map<?, ?> om) {

@@ -27,22 +27,23 @@ public final class TreeDiffer {
             differ.add(root, DiffKind.UNEXPECTED, null, observed);
         } else if (observed == null) {
             differ.add(root, DiffKind.MISSING, desired, null);
-        } else if (!Trees.deepEquals(desired, observed, policy.strictTyping())) {
-            // Equal trees have no diff whatever the policy; checking first makes the steady state cheap.
+        } else {
             differ.compare(root, desired, observed);
         }
         return List.copyOf(differ.out);
     }
 
     private void compare(PathNode path, Object d, Object o) {
-        if (d == o) {
+        if (d == o || Trees.deepEquals(d, o, policy.strictTyping())) {
+            // Equal subtrees have no diff whatever the policy, and an allocation-free equality check is much cheaper
+            // than the walk; reconciliation mostly sees equal subtrees.
             return;
         }
         if (d instanceof Map<?, ?> dm && o instanceof Map<?, ?> om) {
             compareMaps(path, dm, om, null);
         } else if (d instanceof List<?> && o instanceof List<?>) {
             compareLists(path, d, o);
-        } else if (!Trees.deepEquals(d, o, policy.strictTyping())) {
+        } else {
             add(path, Trees.sameType(d, o, policy.strictTyping()) ? DiffKind.VALUE_MISMATCH : DiffKind.TYPE_MISMATCH,
                     d, o);
         }

@@ -26,6 +26,11 @@ public interface EmbeddedKafka extends AutoCloseable {
         return new InProcessKafka();
     }
 
+    /** A child-JVM broker on 127.0.0.1:9092 with its data in {@code ./data/kafka}, as {@code statesync up} runs it. */
+    static EmbeddedKafka childProcess() {
+        return childProcess(DEFAULT_DATA_DIR, DEFAULT_PORT);
+    }
+
     /**
      * A broker in a child JVM that keeps its data in {@code dataDir}. Its output goes to
      * {@code <dataDir>/../logs/kafka.log}.
@@ -43,7 +48,8 @@ public interface EmbeddedKafka extends AutoCloseable {
 
     /**
      * Starts the broker and returns once it accepts clients. Starting a stopped broker again keeps its data
-     * (and, for a child process, its port). Does nothing if it is running.
+     * (and, for a child process, its port), except for the Testcontainers broker of the JUnit extension, which comes
+     * back empty. Does nothing if it is running.
      */
     EmbeddedKafka start();
 

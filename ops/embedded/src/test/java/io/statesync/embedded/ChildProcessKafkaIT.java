@@ -16,38 +16,33 @@ class ChildProcessKafkaIT {
     Path dir;
 
     @Test
-    void shouldKeepDataAcrossBrokerRestart() throws Exception {
+    void shouldKeepDataAcrossBrokerRestartAndLeaveNoProcessBehind() throws Exception {
+        Set<Long> before = descendantPids();
         List<String> values = IntStream.range(0, 20).mapToObj(i -> "value-" + i).toList();
-        try (EmbeddedKafka kafka = EmbeddedKafka.childProcess(dir.resolve("kafka"), 0)) {
-            kafka.start();
-            String bootstrap = kafka.bootstrapServers();
+        EmbeddedKafka kafka = EmbeddedKafka.childProcess(dir.resolve("kafka"), 0, dir.resolve("logs/kafka.log"));
+        long secondPid;
+        try {
+            String bootstrap = kafka.start().bootstrapServers();
             KafkaRoundTrip.produce(bootstrap, "persisted", values);
             long firstPid = kafka.pid().orElseThrow();
+            assertThat(descendantPids()).contains(firstPid);
 
             kafka.stop();
             assertThat(isAlive(firstPid)).isFalse();
+            assertThat(kafka.isRunning()).isFalse();
             kafka.start();
 
             assertThat(kafka.bootstrapServers()).isEqualTo(bootstrap);
-            assertThat(kafka.pid().orElseThrow()).isNotEqualTo(firstPid);
+            secondPid = kafka.pid().orElseThrow();
+            assertThat(secondPid).isNotEqualTo(firstPid);
             assertThat(KafkaRoundTrip.consume(bootstrap, "persisted", values.size(), Duration.ofSeconds(30)))
                     .containsExactlyElementsOf(values);
+        } finally {
+            kafka.close();
         }
-    }
 
-    @Test
-    void shouldLeaveNoChildProcessAfterStop() {
-        Set<Long> before = descendantPids();
-        EmbeddedKafka kafka = EmbeddedKafka.childProcess(dir.resolve("kafka"), 0, dir.resolve("logs/kafka.log"));
-        kafka.start();
-        long pid = kafka.pid().orElseThrow();
-        assertThat(descendantPids()).contains(pid);
-
-        kafka.close();
-
-        assertThat(isAlive(pid)).isFalse();
+        assertThat(isAlive(secondPid)).isFalse();
         assertThat(kafka.pid()).isEmpty();
-        assertThat(kafka.isRunning()).isFalse();
         assertThat(descendantPids()).isSubsetOf(before);
         assertThat(dir.resolve("logs/kafka.log")).isNotEmptyFile();
     }

@@ -21,7 +21,7 @@ import java.util.random.RandomGenerator;
  * issued again before its deadline (or the agent's ack); after that it is retried with attempt+1 and reason Retry
  * once a backoff has passed, and after {@code maxAttempts} the key is Stalled. The backoff jitter for a given
  * correction and attempt is fixed (seeded from the planner's salt, the key and the fingerprint), so planning again
- * before the retry is due yields the same instant instead of a new draw.
+ * before the retry is due yields the same instant instead of a new draw. Instances are immutable and thread-safe.
  */
 public final class CorrectionPlanner {
     private final long salt;

@@ -33,10 +33,15 @@ final class RestTestApp implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private String token = WRITER;
 
-    private RestTestApp(StatesyncApp app, String prefix) {
+    private RestTestApp(StatesyncApp app, String base, String prefix) {
         this.app = app;
-        this.base = "http://127.0.0.1:" + app.httpPort();
+        this.base = base;
         this.prefix = prefix;
+    }
+
+    /** A client only, for a server the test started itself. */
+    static RestTestApp client(String base) {
+        return new RestTestApp(null, base, null);
     }
 
     /** The usual test config: 3 partitions, one thread, fast commits, reader and writer tokens. */
@@ -65,7 +70,7 @@ final class RestTestApp implements AutoCloseable {
     static RestTestApp start(Map<String, Object> config) {
         StatesyncApp app = new StatesyncApp(new AppConfig(config));
         app.start();
-        RestTestApp t = new RestTestApp(app, (String) config.get(AppConfig.TOPIC_PREFIX));
+        RestTestApp t = new RestTestApp(app, "http://127.0.0.1:" + app.httpPort(), (String) config.get(AppConfig.TOPIC_PREFIX));
         t.awaitReady();
         return t;
     }
@@ -138,6 +143,8 @@ final class RestTestApp implements AutoCloseable {
 
     @Override
     public void close() {
-        app.close();
+        if (app != null) {
+            app.close();
+        }
     }
 }

@@ -34,6 +34,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 public final class KeyRouter {
 
     public static final String FORWARDED_HEADER = "X-Statesync-Forwarded";
+    /** Names the instance that answered a point read, so that routing is observable. */
+    public static final String SERVED_BY_HEADER = "X-Statesync-Served-By";
     private static final int RETRY_AFTER_SECONDS = 1;
 
     /** A read's outcome: the key's state from a local store (null when absent), or the owner's HTTP answer. */
@@ -43,7 +45,8 @@ public final class KeyRouter {
     public record Local(ReconcileState state, boolean stale) implements Outcome {
     }
 
-    public record Forwarded(int status, String contentType, String etag, String retryAfter, byte[] body) implements Outcome {
+    public record Forwarded(int status, String contentType, String etag, String retryAfter, String servedBy, byte[] body)
+        implements Outcome {
         public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -58,6 +61,12 @@ public final class KeyRouter {
         this.config = config;
         this.streams = streams;
         this.self = self;
+    }
+
+    /** This instance's host:port as other instances reach it. */
+    public String self() {
+        HostInfo h = self.get();
+        return h.host() + ":" + h.port();
     }
 
     /**
@@ -135,7 +144,7 @@ public final class KeyRouter {
             HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Forwarded(resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"),
                 resp.headers().firstValue("ETag").orElse(null), resp.headers().firstValue("Retry-After").orElse(null),
-                resp.body());
+                resp.headers().firstValue(SERVED_BY_HEADER).orElse(null), resp.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -99,6 +98,7 @@ public final class ResourceApi {
             throw ApiError.notFound(key + " does not exist");
         }
         ctx.header("ETag", quote(r.getMetadata().getResourceVersion()));
+        ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
         if (local.stale()) {
             ctx.header("X-Statesync-Stale", "true");
         }
@@ -112,6 +112,9 @@ public final class ResourceApi {
         }
         if (f.retryAfter() != null) {
             ctx.header("Retry-After", f.retryAfter());
+        }
+        if (f.servedBy() != null) {
+            ctx.header(KeyRouter.SERVED_BY_HEADER, f.servedBy());
         }
         ctx.result(f.body());
     }
@@ -357,11 +360,4 @@ public final class ResourceApi {
         }
     }
 
-    static <T> T orElse(Supplier<T> s, T fallback) {
-        try {
-            return s.get();
-        } catch (RuntimeException e) {
-            return fallback;
-        }
-    }
 }

@@ -58,9 +58,9 @@ public final class WatchHandler {
                 stream.send("ADDED", r, snapshot.position());
             }
         } else {
-            WatchPosition from = position(rv);
+            // The cursor is taken before the position is checked, so an eviction in between shows up as evicted.
             long firstSeq = hub.firstSeq();
-            stream = open(ctx, filter, from, firstSeq);
+            stream = open(ctx, filter, position(rv), firstSeq);
         }
         stream.run(deadline);
     }

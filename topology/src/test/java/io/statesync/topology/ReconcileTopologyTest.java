@@ -1,7 +1,6 @@
 package io.statesync.topology;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,33 +17,16 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import static io.statesync.topology.ReferenceScenarioTest.last;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One behaviour per test, on the real topology under TopologyTestDriver. */
-class ReconcileTopologyTest {
+class ReconcileTopologyTest extends TopologyTestBase {
 
     static final String KEY = "WebApp/default/shop";
     static final Map<String, Object> SPEC = Map.of("image", "nginx:1.20", "replicas", 2L);
 
-    @TempDir
-    Path stateDir;
-    TopologyFixture f;
-
-    @BeforeEach
-    void setUp() {
-        f = new TopologyFixture(stateDir, Map.of());
-    }
-
-    @AfterEach
-    void tearDown() {
-        f.close();
-    }
 
     private Resource create(String key, Map<String, Object> spec) {
         f.putDesired(TopologyFixture.desiredState(key, spec));

@@ -1,6 +1,5 @@
 package io.statesync.topology;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,15 +12,12 @@ import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import io.statesync.schemas.Values;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** DESIGN section 8, step by step, on the real topology under TopologyTestDriver. */
-class ReferenceScenarioTest {
+class ReferenceScenarioTest extends TopologyTestBase {
 
     static final String KEY = "WebApp/default/test-webapp";
     static final Map<String, Object> V1 = Map.of("image", "nginx:1.20", "replicas", 2L, "port", 80L,
@@ -29,19 +25,6 @@ class ReferenceScenarioTest {
     static final Map<String, Object> V2 = Map.of("image", "nginx:1.21", "replicas", 5L, "port", 8080L,
         "env", Map.of("ENV", "production"));
 
-    @TempDir
-    Path stateDir;
-    TopologyFixture f;
-
-    @BeforeEach
-    void setUp() {
-        f = new TopologyFixture(stateDir, Map.of());
-    }
-
-    @AfterEach
-    void tearDown() {
-        f.close();
-    }
 
     @Test
     void shouldFollowTheReferenceScenarioExactly() {
@@ -100,8 +83,4 @@ class ReferenceScenarioTest {
         return synced;
     }
 
-    static Resource last(List<Resource> rs) {
-        assertThat(rs).isNotEmpty();
-        return rs.get(rs.size() - 1);
-    }
 }

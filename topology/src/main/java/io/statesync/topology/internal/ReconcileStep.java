@@ -236,7 +236,8 @@ final class ReconcileStep {
         if (o == null || r == null) {
             return Long.MAX_VALUE;
         }
-        long at = o.getObservedAt().toEpochMilli() + policy.stalenessBound().toMillis();
+        // +1: an observation becomes stale strictly after the bound, so a timer exactly at the bound would see it fresh.
+        long at = o.getObservedAt().toEpochMilli() + policy.stalenessBound().toMillis() + 1;
         return at > now ? at : Long.MAX_VALUE;
     }
 }

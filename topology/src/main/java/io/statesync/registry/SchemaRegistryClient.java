@@ -31,7 +31,11 @@ public interface SchemaRegistryClient extends Closeable {
      */
     Optional<RegisteredSchema> lookup(String subject, Schema schema);
 
-    /** The schema with a given id: {@code GET /schemas/ids/{id}}. Throws with status 404 for an unknown id. */
+    /**
+     * The schema with a given id: {@code GET /schemas/ids/{id}}. Throws a {@link SchemaRegistryException} with
+     * status 404 for an unknown id, and Avro's {@link org.apache.avro.SchemaParseException} when the registry
+     * holds something that is not a valid Avro schema under that id.
+     */
     Schema getById(int id);
 
     /**

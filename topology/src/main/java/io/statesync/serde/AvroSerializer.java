@@ -110,7 +110,7 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
         return writers.computeIfAbsent(record.getSchema(), s -> new GenericDatumWriter<>((Schema) s));
     }
 
-    static boolean autoRegister(Map<String, ?> configs) {
+    private static boolean autoRegister(Map<String, ?> configs) {
         Object v = configs.get(SerdeConfig.AUTO_REGISTER_SCHEMAS);
         return v == null || Boolean.parseBoolean(v.toString().trim());
     }

@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "statesync", mixinStandardHelpOptions = true, versionProvider = StatesyncCli.Version.class,
     description = "Kubernetes-style state reconciliation on Apache Kafka.",
-    subcommands = {RunCommand.class, ConfigCommand.class})
+    subcommands = {RunCommand.class, ConfigCommand.class, ApplyCommand.class, ResourceCommands.Get.class,
+        ResourceCommands.ListResources.class, ResourceCommands.Diff.class, WatchCommand.class, ResourceCommands.Delete.class,
+        ResourceCommands.Diagnose.class, KindsCommand.class})
 public final class StatesyncCli implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;

@@ -1,0 +1,129 @@
+package io.statesync.cli.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** A small HTTP client for the statesync REST API, used by the CLI commands. */
+public final class ApiClient {
+
+    /** One answer; {@code json} is null when the body is not JSON. */
+    public record Response(int status, JsonNode json, String body) {
+        public boolean ok() {
+            return status >= 200 && status < 300;
+        }
+
+        /** The error message of a {code, reason, message} body, or the raw body. */
+        public String error() {
+            if (json != null && json.has("message")) {
+                return json.path("reason").asText() + ": " + json.path("message").asText();
+            }
+            return "HTTP " + status + (body == null || body.isBlank() ? "" : ": " + body);
+        }
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final String server;
+    private final String token;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public ApiClient(String server, String token) {
+        this.server = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
+        this.token = token;
+    }
+
+    public Response get(String path) throws IOException {
+        return send("GET", path, null, null, Map.of());
+    }
+
+    public Response put(String path, JsonNode body) throws IOException {
+        return send("PUT", path, body.toString(), "application/json", Map.of());
+    }
+
+    public Response delete(String path, String ifMatch) throws IOException {
+        return send("DELETE", path, null, null, ifMatch == null ? Map.of() : Map.of("If-Match", "\"" + ifMatch + "\""));
+    }
+
+    public Response send(String method, String path, String body, String contentType, Map<String, String> headers)
+        throws IOException {
+        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        headers.forEach(b::header);
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), parse(r.body()), r.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Opens a streaming GET (Server-Sent Events); the caller reads and closes the stream. */
+    public HttpResponse<InputStream> stream(String path) throws IOException {
+        try {
+            return http.send(request(path).header("Accept", "text/event-stream").GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server + path));
+        if (token != null && !token.isEmpty()) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b;
+    }
+
+    static JsonNode parse(String body) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        try {
+            return MAPPER.readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** {@code ?a=1&b=2} from the non-blank entries, URL-encoded; empty when there are none. */
+    public static String query(Map<String, String> params) {
+        StringJoiner j = new StringJoiner("&", "?", "");
+        j.setEmptyValue("");
+        params.forEach((k, v) -> {
+            if (v != null && !v.isBlank()) {
+                j.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8));
+            }
+        });
+        return j.toString();
+    }
+
+    public static String resourcePath(String key) {
+        String[] parts = key.split("/", -1);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("a resource is named KIND/NAMESPACE/NAME, got '" + key + "'");
+        }
+        return "/api/v1/resources/" + enc(parts[0]) + "/" + enc(parts[1]) + "/" + enc(parts[2]);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -3,6 +3,7 @@ package io.statesync.embedded.junit;
 import io.statesync.embedded.EmbeddedKafka;
 import io.statesync.embedded.EmbeddedRegistry;
 import io.statesync.embedded.internal.ContainerKafka;
+import io.statesync.embedded.internal.Directories;
 import io.statesync.embedded.internal.DockerProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,11 +21,13 @@ final class SharedCluster implements EmbeddedCluster, ExtensionContext.Store.Clo
     private final EmbeddedKafka kafka;
     private final String brokerKind;
     private final EmbeddedRegistry registry;
+    private final Path registryDir;
 
-    private SharedCluster(EmbeddedKafka kafka, String brokerKind, EmbeddedRegistry registry) {
+    private SharedCluster(EmbeddedKafka kafka, String brokerKind, EmbeddedRegistry registry, Path registryDir) {
         this.kafka = kafka;
         this.brokerKind = brokerKind;
         this.registry = registry;
+        this.registryDir = registryDir;
     }
 
     static SharedCluster start(String brokerMode) {
@@ -41,10 +44,9 @@ final class SharedCluster implements EmbeddedCluster, ExtensionContext.Store.Clo
         EmbeddedKafka kafka = docker ? new ContainerKafka() : EmbeddedKafka.inProcess();
         kafka.start();
         try {
-            Path logs = logDir();
-            EmbeddedRegistry registry = new EmbeddedRegistry(Files.createTempDirectory("statesync-registry"), 0,
-                    logs.resolve("registry.log")).start();
-            return new SharedCluster(kafka, kind, registry);
+            Path registryDir = Files.createTempDirectory("statesync-registry");
+            EmbeddedRegistry registry = new EmbeddedRegistry(registryDir, 0, logDir().resolve("registry.log")).start();
+            return new SharedCluster(kafka, kind, registry, registryDir);
         } catch (IOException e) {
             kafka.close();
             throw new UncheckedIOException(e);
@@ -83,6 +85,7 @@ final class SharedCluster implements EmbeddedCluster, ExtensionContext.Store.Clo
             registry.close();
         } finally {
             kafka.close();
+            Directories.deleteRecursively(registryDir);
         }
     }
 }

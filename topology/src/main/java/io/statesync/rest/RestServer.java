@@ -29,8 +29,10 @@ import io.statesync.topology.TopologySerdes;
 import io.statesync.topology.internal.PolicyCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -81,7 +83,7 @@ public final class RestServer {
         admission = new AdmissionClient(config, topics, serdes);
         hub = new ResourceHub(config, topics, serdes);
         admin = Admin.create(adminProps());
-        watch = new WatchHandler(config, hub, this::logStartOffsets);
+        watch = new WatchHandler(config, hub, () -> resourcesOffsets(OffsetSpec.earliest()));
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
@@ -98,7 +100,8 @@ public final class RestServer {
 
     private void registerRoutes() {
         ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
-            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, this::policyFor);
+            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, this::policyFor,
+            () -> resourcesOffsets(OffsetSpec.latest()));
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         javalin.get("/readyz", this::readyz);
@@ -235,15 +238,19 @@ public final class RestServer {
         return new PolicyCatalog(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds()).forKind(kind);
     }
 
-    /** The log start offset of every statesync.resources partition; a watch from before it is 410 Gone. */
-    private long[] logStartOffsets() {
+    /**
+     * Offsets of every statesync.resources partition: {@code earliest} is the log start (a watch from before it is
+     * 410 Gone), {@code latest} read_committed is the end a list waits for.
+     */
+    private long[] resourcesOffsets(OffsetSpec spec) {
         int n = hub.position().partitions();
         Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
         for (int p = 0; p < n; p++) {
-            query.put(new TopicPartition(topics.resources(), p), OffsetSpec.earliest());
+            query.put(new TopicPartition(topics.resources(), p), spec);
         }
         try {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(query).all().get(10, TimeUnit.SECONDS);
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(query,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS);
             long[] out = new long[n];
             r.forEach((tp, info) -> out[tp.partition()] = info.offset());
             return out;
@@ -251,7 +258,7 @@ public final class RestServer {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw ApiError.unavailable("cannot read the log start offsets of " + topics.resources() + ": " + e.getMessage(), 1);
+            throw ApiError.unavailable("cannot read the offsets of " + topics.resources() + ": " + e.getMessage(), 1);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,9 +44,11 @@ public final class ResourceApi {
     private final AdmissionClient admission;
     private final ResourceHub hub;
     private final Function<String, ReconcilePolicy> policies;
+    private final Supplier<long[]> committedEndOffsets;
 
     public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceHub hub,
-                       Function<String, ReconcilePolicy> policies) {
+                       Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets) {
+        this.committedEndOffsets = committedEndOffsets;
         this.config = config;
         this.router = router;
         this.admission = admission;
@@ -119,13 +122,14 @@ public final class ResourceApi {
         ctx.result(f.body());
     }
 
-    public void list(Context ctx) {
+    public void list(Context ctx) throws InterruptedException {
         Predicate<Resource> filter = filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
         int limit = limit(ctx.queryParam("limit"));
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
         requireHub();
-        hub.awaitCaughtUp(Duration.ofSeconds(3));
+        // Read-your-writes: the view first catches up with what was committed when the request arrived.
+        hub.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
         ResourceHub.Page page = hub.list(filter, from == null ? null : from.afterKey(), limit);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
         WatchPosition position = from == null ? page.position() : from.position();

@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -68,7 +67,6 @@ public final class ResourceHub implements AutoCloseable {
     private long[] startOffsets;
     private long[] evictedBelow;
     private long nextSeq;
-    private volatile long caughtUpAtNanos;
     private volatile boolean ready;
     private volatile boolean closed;
 
@@ -92,7 +90,6 @@ public final class ResourceHub implements AutoCloseable {
         try {
             List<TopicPartition> parts = assignAll();
             while (!closed) {
-                long started = System.nanoTime();
                 var records = consumer.poll(Duration.ofMillis(100));
                 lock.lock();
                 try {
@@ -102,8 +99,7 @@ public final class ResourceHub implements AutoCloseable {
                 } finally {
                     lock.unlock();
                 }
-                if (parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
-                    caughtUpAtNanos = started;
+                if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
                     ready = true;
                 }
             }
@@ -168,20 +164,28 @@ public final class ResourceHub implements AutoCloseable {
     }
 
     /**
-     * Waits (up to {@code maxWait}) until the hub has read everything committed before this call, so that a
-     * list right after an accepted write shows it.
+     * Waits (up to {@code maxWait}) until the hub has read up to {@code target} (per-partition offsets, e.g. the
+     * committed end offsets taken when a list request arrived), so that a list right after an accepted write shows it.
      */
-    public void awaitCaughtUp(Duration maxWait) {
-        long since = System.nanoTime();
-        long deadline = since + maxWait.toNanos();
-        while (caughtUpAtNanos - since < 0 && System.nanoTime() < deadline && !closed) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+    public void awaitPosition(long[] target, Duration maxWait) throws InterruptedException {
+        long nanos = maxWait.toNanos();
+        lock.lock();
+        try {
+            while (!reached(target) && nanos > 0 && !closed) {
+                nanos = changed.awaitNanos(nanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean reached(long[] target) {
+        for (int p = 0; p < target.length && p < positions.length; p++) {
+            if (positions[p] < target[p]) {
+                return false;
             }
         }
+        return true;
     }
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */

@@ -18,6 +18,7 @@ public final class EncodeBuffer extends ByteArrayOutputStream {
     private static final int KEEP_LIMIT = 1 << 20;
     private static final ThreadLocal<EncodeBuffer> LOCAL = ThreadLocal.withInitial(EncodeBuffer::new);
 
+    private final byte[] header = new byte[WireFormat.HEADER_SIZE];
     private BinaryEncoder encoder;
 
     private EncodeBuffer() {
@@ -43,11 +44,13 @@ public final class EncodeBuffer extends ByteArrayOutputStream {
     private <D> byte[] encodeInto(int schemaId, DatumWriter<D> writer, D datum) throws IOException {
         reset();
         encoder = EncoderFactory.get().binaryEncoder(this, encoder);
-        write(WireFormat.MAGIC_BYTE);
-        write(schemaId >>> 24);
-        write(schemaId >>> 16);
-        write(schemaId >>> 8);
-        write(schemaId);
+        // One bulk write: each of ByteArrayOutputStream's single-byte writes takes its lock.
+        header[0] = WireFormat.MAGIC_BYTE;
+        header[1] = (byte) (schemaId >>> 24);
+        header[2] = (byte) (schemaId >>> 16);
+        header[3] = (byte) (schemaId >>> 8);
+        header[4] = (byte) schemaId;
+        write(header, 0, header.length);
         writer.write(datum, encoder);
         encoder.flush();
         return toByteArray();

@@ -28,12 +28,17 @@ import io.statesync.reconciler.StatusCalculator;
 import io.statesync.reconciler.StatusView;
 import io.statesync.reconciler.SyncStatus;
 import io.statesync.topology.ReconcileMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One reconcile of one key from its full stored state: plan, emit the correction, compute the status,
  * finish a deletion, emit the Resource only when something changed, and set the key's next timer.
  */
 final class ReconcileStep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileStep.class);
 
     private final StateStores stores;
     private final CorrectionPlanner planner;
@@ -81,8 +86,27 @@ final class ReconcileStep {
             }
         }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
+        log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
         return emitted;
+    }
+
+    /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
+    private static void log(String key, Resource res, ReconcileState st, Decision decision) {
+        boolean stalled = decision instanceof Decision.Stalled;
+        if (!LOG.isDebugEnabled() && !stalled) {
+            return;
+        }
+        try (var k = MDC.putCloseable("key", key);
+             var g = MDC.putCloseable("generation", Long.toString(res.getMetadata().getGeneration()));
+             var a = MDC.putCloseable("attempt", st.getLastCorrection() == null ? "0"
+                 : Integer.toString(st.getLastCorrection().getAttempt()))) {
+            if (stalled) {
+                LOG.warn("reconcile {} generation {}: {}", key, res.getMetadata().getGeneration(), decision);
+            } else {
+                LOG.debug("reconcile {} generation {}: {}", key, res.getMetadata().getGeneration(), decision);
+            }
+        }
     }
 
     private static PlanInput planInput(String key, ReconcileState st, Resource res, ReconcilePolicy policy,

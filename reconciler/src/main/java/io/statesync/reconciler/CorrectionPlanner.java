@@ -1,6 +1,7 @@
 package io.statesync.reconciler;
 
 import io.statesync.reconciler.internal.Fingerprints;
+import io.statesync.reconciler.internal.MergeEngine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,10 +43,10 @@ public final class CorrectionPlanner {
             return planOrphan(in);
         }
         if (!observed.isPresent()) {
-            MergeResult create = ThreeWayMerge.merge(in.desiredSpec(), null, null, in.policy());
+            MergeResult create = MergeEngine.merge(in.desiredSpec(), null, null, in.policy());
             return guard(in, Action.CREATE, Reason.Missing, create.patch());
         }
-        MergeResult merge = ThreeWayMerge.merge(in.desiredSpec(), observed.state(), in.lastApplied(), in.policy());
+        MergeResult merge = MergeEngine.merge(in.desiredSpec(), observed.state(), in.lastApplied(), in.policy());
         if (merge.inSync()) {
             return new Decision.InSync();
         }

@@ -4,6 +4,7 @@ import static io.statesync.reconciler.ConditionView.FALSE;
 import static io.statesync.reconciler.ConditionView.TRUE;
 import static io.statesync.reconciler.ConditionView.UNKNOWN;
 
+import io.statesync.reconciler.internal.MergeEngine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -94,7 +95,7 @@ public final class StatusCalculator {
             return Differ.diff(in.desiredSpec(), null, in.policy());
         }
         Object observed = in.observed().state();
-        MergeResult merge = ThreeWayMerge.merge(in.desiredSpec(), observed, in.lastApplied(), in.policy());
+        MergeResult merge = MergeEngine.merge(in.desiredSpec(), observed, in.lastApplied(), in.policy());
         return merge.inSync() ? List.of() : Differ.diff(merge.target(), observed, in.policy());
     }
 

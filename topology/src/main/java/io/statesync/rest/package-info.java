@@ -1,0 +1,32 @@
+/**
+ * The REST API of DESIGN section 4. Choices the design leaves open, and why:
+ * <ul>
+ *   <li><b>Errors</b> are always {@code {"code","reason","message"}} ({@link io.statesync.rest.ApiError}); a 409 adds
+ *       {@code resourceVersion} (also in {@code ETag}) so that a client can retry without another read; a 503 carries
+ *       {@code Retry-After}.</li>
+ *   <li><b>Writes</b> produce to statesync.desired with the request id header ({@code X-Request-Id} when the client sends
+ *       one, else a UUID) and wait for the admission event on statesync.events. Accepted answers 201 (created) or 200
+ *       ({@code X-Statesync-Admission} gives Created, SpecChanged, MetadataChanged or NoOp); Conflict answers 409;
+ *       Invalid answers 400, or 404 for a delete of a missing resource; no answer within admission.timeout.ms answers
+ *       504, and re-sending is safe because an identical write is a no-op.</li>
+ *   <li><b>Point reads</b> ({@code GET}, {@code /diff}, {@code /diagnosis}) use interactive queries: the active owner
+ *       of the key answers, other instances forward once ({@code X-Statesync-Served-By} names who answered); when the
+ *       owner is unknown or unreachable a local standby within max.stale.lag answers ({@code X-Statesync-Stale: true}),
+ *       otherwise 503 with Retry-After.</li>
+ *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources, because
+ *       only a reader that applies that log in order can return a list together with the exact position it reflects.
+ *       The position ({@link io.statesync.rest.WatchPosition}) is per-partition offsets, opaque base64url JSON. Every
+ *       page of a paginated list carries the first page's position, so a watch from it may repeat a change already seen
+ *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end
+ *       of the topic, so it shows writes accepted before it.</li>
+ *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is the position after it, so resuming from the last
+ *       id gives no gap and no duplicate. A token that does not decode is 400; a well-formed position that is too old
+ *       (before the log start offset, before this instance's change ring of
+ *       {@value io.statesync.rest.internal.ResourceHub#RING_CAPACITY} changes, or of another partition count) is
+ *       410 Gone, and the client re-lists. A label-selector watch filters on the new object only (an object that stops
+ *       matching does not get a DELETED). BOOKMARKs come every watch.bookmark.interval.ms.</li>
+ *   <li><b>Auth</b>: probes, {@code /metrics} and {@code /openapi.json} are open; everything else needs a reader token,
+ *       and PUT, PATCH and DELETE need writer.</li>
+ * </ul>
+ */
+package io.statesync.rest;

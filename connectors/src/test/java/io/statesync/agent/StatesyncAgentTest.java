@@ -103,6 +103,23 @@ class StatesyncAgentTest {
     }
 
     @Test
+    void shouldRetryAReportWhoseSerializationFailedInsteadOfSkippingIt() {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        producer = new MockProducer<>(true, null, new StringSerializer(), (topic, value) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new org.apache.kafka.common.errors.SerializationException("registry unavailable");
+            }
+            return new byte[0];
+        });
+        start(Map.of());
+        send(correction("WebApp/default/shop", Action.CREATE, 1, Map.of()));
+
+        awaitCommitted(1);
+        assertThat(calls.get()).isEqualTo(2);
+        assertThat(reports("WebApp/default/shop")).hasSize(1);
+    }
+
+    @Test
     void shouldSkipAndCommitCorrectionsForKindsItDoesNotManage() {
         start(Map.of(AgentConfig.KINDS, "Database"));
         send(correction("WebApp/default/shop", Action.CREATE, 1, Map.of()));
@@ -131,7 +148,8 @@ class StatesyncAgentTest {
     @Test
     void shouldReportDriftAndAbsentResourcesOnResync() throws Exception {
         start(Map.of());
-        send(correction("WebApp/default/shop", Action.CREATE, 1, Map.of("replicas", 2)));
+        Correction create = correction("WebApp/default/shop", Action.CREATE, 1, Map.of("replicas", 2));
+        send(create);
         send(correction("WebApp/default/gone", Action.CREATE, 1, Map.of("replicas", 1)));
         awaitCommitted(2);
         world.state.put("WebApp/default/shop", Map.of("replicas", 9L));
@@ -142,7 +160,7 @@ class StatesyncAgentTest {
         ObservedState drift = last(reports("WebApp/default/shop"));
         assertThat(Values.toJava(drift.getState())).isEqualTo(Map.of("replicas", 9L));
         assertThat(drift.getObservedGeneration()).isEqualTo(1);
-        assertThat(drift.getAckCommandId()).isNull();
+        assertThat(drift.getAckCommandId()).as("the ack is not withdrawn").isEqualTo(create.getCommandId());
         ObservedState absent = last(reports("WebApp/default/gone"));
         assertThat(absent.getState()).isNull();
     }

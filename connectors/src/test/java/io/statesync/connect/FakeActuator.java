@@ -41,6 +41,7 @@ final class FakeActuator implements AutoCloseable {
     final Map<String, ObjectNode> items = new ConcurrentHashMap<>();
     final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     final Queue<Integer> failNext = new ConcurrentLinkedQueue<>();
+    final java.util.Set<String> rejected = ConcurrentHashMap.newKeySet();
 
     FakeActuator() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -108,6 +109,9 @@ final class FakeActuator implements AutoCloseable {
         String ns = URLDecoder.decode(parts[1], StandardCharsets.UTF_8);
         String name = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
         String key = kind + "/" + ns + "/" + name;
+        if (rejected.contains(key)) {
+            return 400;
+        }
         if (r.method().equals("DELETE")) {
             items.remove(key);
             return 200;

@@ -8,13 +8,15 @@ import io.statesync.avro.Condition;
 
 /**
  * What the agent remembers per key between reports: the uid and generation it last applied (so a resync report of a
- * world that keeps neither still acknowledges the right generation) and the last apply failure (so a resync does not
- * silently clear it). Its keys are also the resources to report absent when a resync no longer lists them.
+ * world that keeps neither still acknowledges the right generation), the last command it acknowledged (so a resync
+ * report does not withdraw the ack and leave statesync waiting for the deadline) and the last apply failure (so a
+ * resync does not silently clear it). Its keys are also the resources to report absent when a resync no longer lists
+ * them.
  */
 public final class AgentMemory {
 
     /** uid and generation last applied; failure is the ApplyFailed condition, or null after a success. */
-    public record Entry(String uid, long generation, Condition failure) {
+    public record Entry(String uid, long generation, Condition failure, String ackCommandId) {
     }
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -23,18 +25,19 @@ public final class AgentMemory {
         return entries.get(key);
     }
 
-    public void applied(String key, String uid, long generation) {
-        entries.put(key, new Entry(uid, generation, null));
+    public void applied(String key, String uid, long generation, String commandId) {
+        entries.put(key, new Entry(uid, generation, null, commandId));
     }
 
-    public void failed(String key, String uid, Condition failure) {
-        entries.merge(key, new Entry(uid, 0L, failure), (old, fresh) -> new Entry(uid, old.generation(), failure));
+    public void failed(String key, String uid, Condition failure, String commandId) {
+        entries.merge(key, new Entry(uid, 0L, failure, commandId),
+            (old, fresh) -> new Entry(uid, old.generation(), failure, commandId));
     }
 
     /** Remembers a listed resource without forgetting what was applied to it. */
     public void seen(String key, String uid, long generation) {
-        entries.merge(key, new Entry(uid, generation, null), (old, fresh) -> new Entry(
-            uid != null ? uid : old.uid(), Math.max(generation, old.generation()), old.failure()));
+        entries.merge(key, new Entry(uid, generation, null, null), (old, fresh) -> new Entry(
+            uid != null ? uid : old.uid(), Math.max(generation, old.generation()), old.failure(), old.ackCommandId()));
     }
 
     public void forget(String key) {

@@ -65,12 +65,12 @@ public final class CorrectionHandler {
             if (c.getAction() == Action.DELETE && seen.isAbsent()) {
                 memory.forget(key);
             } else {
-                memory.applied(key, c.getUid(), c.getGeneration());
+                memory.applied(key, c.getUid(), c.getGeneration(), c.getCommandId());
             }
             return reports.applied(c, seen);
         }
         Condition condition = reports.failure(c, failure);
-        memory.failed(key, c.getUid(), condition);
+        memory.failed(key, c.getUid(), condition, c.getCommandId());
         AgentMemory.Entry entry = memory.get(key);
         long applied = seen.observedGeneration() > 0 ? seen.observedGeneration() : entry.generation();
         return reports.failed(c, seen, applied, condition);

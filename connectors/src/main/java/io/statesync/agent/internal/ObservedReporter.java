@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.statesync.avro.ObservedState;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
@@ -30,16 +31,23 @@ public final class ObservedReporter {
     }
 
     public void sendAndAwait(ObservedState report) throws ReportFailedException {
-        await(List.of(send(report)));
+        sendAllAndAwait(List.of(report));
     }
 
     /** Sends every report before waiting, so a resync of many resources costs one round of acks. */
     public void sendAllAndAwait(List<ObservedState> reports) throws ReportFailedException {
         List<Future<RecordMetadata>> acks = new ArrayList<>(reports.size());
-        for (ObservedState report : reports) {
-            acks.add(send(report));
+        try {
+            for (ObservedState report : reports) {
+                acks.add(send(report));
+            }
+        } catch (KafkaException e) {
+            // Serialization (e.g. a registry hiccup) fails inside send(); it is as retryable as a missing ack.
+            throw new ReportFailedException(e);
         }
-        producer.flush();
+        if (reports.size() > 1) {
+            producer.flush();
+        }
         await(acks);
     }
 

@@ -46,7 +46,10 @@ public final class ObservedReports {
             .build();
     }
 
-    /** A resync report: what the world says, completed with what the agent remembers. */
+    /**
+     * A resync report: what the world says, completed with what the agent remembers, including the last command it
+     * acknowledged, so that a resync between a failed apply and its retry does not look like a lost command.
+     */
     public ObservedState resynced(Observation seen, AgentMemory.Entry memory, Instant listedAt) {
         ObservedState.Builder b = base(seen, listedAt);
         String uid = seen.uid() != null ? seen.uid() : memory == null ? null : memory.uid();
@@ -55,6 +58,7 @@ public final class ObservedReports {
         if (memory != null && memory.failure() != null) {
             b.setConditions(List.of(memory.failure()));
         }
+        b.setAckCommandId(memory == null ? null : memory.ackCommandId());
         return b.setUid(uid).setObservedGeneration(generation).build();
     }
 

@@ -1,0 +1,82 @@
+package io.statesync.simulator;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.statesync.agent.AgentConfig;
+import io.statesync.agent.AgentSerdes;
+import io.statesync.agent.StatesyncAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The demo agent: a {@link FleetSimulator} run by a {@link StatesyncAgent}, with a timer that makes a random
+ * resource drift and reports it at once. {@code statesync up} starts one; tests and benchmarks too.
+ */
+public final class SimulatedFleet implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SimulatedFleet.class);
+
+    private final FleetSimulator simulator;
+    private final StatesyncAgent agent;
+    private final ScheduledExecutorService drift;
+
+    public SimulatedFleet(FleetSimulator simulator, StatesyncAgent agent) {
+        this.simulator = simulator;
+        this.agent = agent;
+        this.drift = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "statesync-simulator-drift");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts a fleet from {@link AgentConfig} and {@link SimulatorConfig} keys; the simulator's kinds apply unless
+     * {@code agent.kinds} is set. The default reporter is {@code fleet-simulator}.
+     */
+    public static SimulatedFleet start(Map<String, ?> props) {
+        Map<String, Object> withDefaults = new HashMap<>(props);
+        withDefaults.putIfAbsent(AgentConfig.REPORTER, "fleet-simulator");
+        withDefaults.putIfAbsent(AgentConfig.GROUP_ID, "statesync-fleet-simulator");
+        AgentConfig agentConfig = new AgentConfig(withDefaults);
+        FleetSimulator simulator = new FleetSimulator(new SimulatorConfig(withDefaults).settings());
+        SimulatedFleet fleet = new SimulatedFleet(simulator, AgentSerdes.agent(simulator, agentConfig));
+        fleet.start();
+        return fleet;
+    }
+
+    public void start() {
+        agent.start();
+        long periodMs = simulator.settings().driftPeriod().toMillis();
+        if (periodMs > 0) {
+            drift.scheduleAtFixedRate(this::driftOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Drifts one random resource and reports it, as a real agent's watch would. */
+    public void driftOnce() {
+        simulator.drift().ifPresent(ref -> agent.report(ref).whenComplete((ok, error) -> {
+            if (error != null) {
+                LOG.warn("Reporting drift of {} failed", ref, error);
+            }
+        }));
+    }
+
+    public FleetSimulator simulator() {
+        return simulator;
+    }
+
+    public StatesyncAgent agent() {
+        return agent;
+    }
+
+    @Override
+    public void close() {
+        drift.shutdownNow();
+        agent.close();
+    }
+}

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
@@ -43,6 +44,20 @@ class LogbackConfigTest {
     }
 
     @Test
+    void shouldPrintTheMdcInTextOnlyWhenThereIsOne() throws Exception {
+        assertThat(render("text", "plain", Map.of())).contains("io.statesync.test - plain").doesNotContain("[]");
+        assertThat(render("text", "reconciled", Map.of("key", "WebApp/default/shop")))
+            .contains("io.statesync.test [key=WebApp/default/shop] - reconciled");
+    }
+
+    @Test
+    void shouldPutTheMdcIntoJsonFields() throws Exception {
+        JsonNode line = JSON.readTree(render("json", "reconciled", Map.of("key", "WebApp/default/shop", "attempt", "2")));
+        assertThat(line.path("key").asText()).isEqualTo("WebApp/default/shop");
+        assertThat(line.path("attempt").asText()).isEqualTo("2");
+    }
+
+    @Test
     void shouldFallBackToTextForAnUnknownFormat() throws Exception {
         String out = render("yaml", "Starting statesync");
         assertThat(out).doesNotStartWith("{").contains("io.statesync.test - Starting statesync");
@@ -66,6 +81,10 @@ class LogbackConfigTest {
 
     /** Configures a private LoggerContext from the main logback.xml and returns what one INFO line prints. */
     private static String render(String format, String message) throws Exception {
+        return render(format, message, Map.of());
+    }
+
+    private static String render(String format, String message, Map<String, String> mdc) throws Exception {
         URL config = LogbackConfigTest.class.getClassLoader().getResource("logback.xml");
         assertThat(config).as("logback.xml on the classpath").isNotNull();
         LoggerContext context = new LoggerContext();
@@ -80,6 +99,7 @@ class LogbackConfigTest {
         System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
         try {
             configurator.doConfigure(config);
+            mdc.forEach(context.getMDCAdapter()::put);
             context.getLogger("io.statesync.test").info(message);
         } finally {
             System.setOut(original);

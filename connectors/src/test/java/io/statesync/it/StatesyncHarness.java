@@ -1,5 +1,9 @@
 package io.statesync.it;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,6 +31,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 
 /**
  * A statesync instance on the shared embedded cluster under its own topic prefix, with a writer for desired state
@@ -95,6 +100,13 @@ final class StatesyncHarness implements AutoCloseable {
             AvroSerdes.specific(KindPolicy.class, serdeConfig(), false).serializer())) {
             producer.send(new ProducerRecord<>(topics.kinds(), kind, policy)).get();
         }
+        // The policy reaches the reconciler through a global table; wait until the REST API serves it from there.
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.httpPort() + "/api/v1/kinds/"
+            + kind)).build();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+            .until(() -> http.send(get, HttpResponse.BodyHandlers.ofString()).body().contains(
+                String.valueOf(deadlineMs)));
     }
 
     void flush() {

@@ -1,0 +1,81 @@
+package io.statesync.bench;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.statesync.bench.system.BenchCluster;
+import io.statesync.bench.system.ConvergenceSuite;
+import io.statesync.bench.system.MachineInfo;
+import io.statesync.bench.system.ThroughputSuite;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The system benchmark harness: one embedded broker and registry for the whole process, then the chosen suites,
+ * each printing a Markdown table. {@code --quick} shrinks the inputs so that everything runs in a few minutes.
+ *
+ * <pre>
+ * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
+ *     [--suite all|throughput|convergence] [--quick] [--runs 3] [--records N] [--keys N] [--guarantee exactly_once_v2|at_least_once]
+ * </pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, Map<String, Object> overrides) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        quietLogs();
+        Options o = parse(args);
+        System.out.println(MachineInfo.describe(args));
+        try (BenchCluster cluster = new BenchCluster().start()) {
+            for (String suite : o.suites()) {
+                System.out.println(runSuite(cluster, suite, o));
+                System.out.println(MachineInfo.load());
+            }
+        }
+        System.exit(0);
+    }
+
+    private static String runSuite(BenchCluster cluster, String suite, Options o) throws Exception {
+        return switch (suite) {
+            case "throughput" -> new ThroughputSuite(cluster, o.records(), o.keys()).run(o.runs(), o.overrides());
+            case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
+            default -> throw new IllegalArgumentException("unknown suite " + suite);
+        };
+    }
+
+    static Options parse(String[] args) {
+        List<String> suites = new ArrayList<>(List.of("throughput", "convergence"));
+        boolean quick = List.of(args).contains("--quick");
+        int runs = 3;
+        int records = quick ? 100_000 : 1_000_000;
+        int keys = quick ? 10_000 : 100_000;
+        int resources = quick ? 10_000 : 100_000;
+        Map<String, Object> overrides = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> { }
+                case "--suite" -> suites = args[++i].equals("all") ? suites : List.of(args[i].split(","));
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--records" -> records = Integer.parseInt(args[++i]);
+                case "--keys" -> keys = Integer.parseInt(args[++i]);
+                case "--resources" -> resources = Integer.parseInt(args[++i]);
+                case "--guarantee" -> overrides.put("processing.guarantee", args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        return new Options(suites, quick, runs, records, keys, resources, overrides);
+    }
+
+    /** The broker and Streams log at INFO per partition and transaction; that would drown the tables. */
+    private static void quietLogs() {
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
+    }
+}

@@ -1,0 +1,39 @@
+package io.statesync.bench.system;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A Markdown table, printed as is, so that a suite's output can be pasted into docs/benchmarks.md. */
+public final class Table {
+
+    private final String title;
+    private final List<String> header;
+    private final List<List<String>> rows = new ArrayList<>();
+
+    public Table(String title, String... header) {
+        this.title = title;
+        this.header = List.of(header);
+    }
+
+    public Table row(Object... cells) {
+        List<String> r = new ArrayList<>();
+        for (Object c : cells) {
+            r.add(c instanceof Double d ? format(d) : String.valueOf(c));
+        }
+        rows.add(r);
+        return this;
+    }
+
+    private static String format(double d) {
+        return Math.abs(d) >= 100 ? String.format("%,.0f", d) : String.format("%.2f", d);
+    }
+
+    public String render() {
+        StringBuilder sb = new StringBuilder("\n#### ").append(title).append("\n\n");
+        sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
+        header.forEach(h -> sb.append("---|"));
+        sb.append('\n');
+        rows.forEach(r -> sb.append("| ").append(String.join(" | ", r)).append(" |\n"));
+        return sb.toString();
+    }
+}

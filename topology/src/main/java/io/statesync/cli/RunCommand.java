@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.statesync.app.LoggingSetup;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import picocli.CommandLine.Command;
@@ -24,6 +25,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         AppConfig config = AppConfig.load(configFile, System.getenv(), overrides);
+        LoggingSetup.apply(config);
         CountDownLatch stopped = new CountDownLatch(1);
         StatesyncApp app = new StatesyncApp(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

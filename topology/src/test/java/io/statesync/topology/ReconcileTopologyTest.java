@@ -152,6 +152,25 @@ class ReconcileTopologyTest extends TopologyTestBase {
     }
 
     @Test
+    void shouldCorrectTheSameDriftAgainAfterItConverged() {
+        Resource r = create(KEY, SPEC);
+        converge(r, SPEC);
+        Map<String, Object> drifted = Map.of("image", "nginx:1.20", "replicas", 7L);
+        for (int round = 0; round < 2; round++) {
+            f.advance(Duration.ofSeconds(1));
+            f.observe(KEY, r.getMetadata().getUid(), 1, drifted, null);
+            List<Correction> cs = f.drainCorrections();
+            assertThat(cs).as("round %d", round).singleElement().satisfies(c -> {
+                assertThat(c.getReason()).isEqualTo(Reason.Drift);
+                assertThat(c.getAttempt()).isEqualTo(1);
+            });
+            f.advance(Duration.ofMillis(10));
+            f.observe(KEY, r.getMetadata().getUid(), 1, SPEC, cs.get(0).getCommandId());
+        }
+        assertThat(last(f.drainResources()).getStatus().getSyncStatus()).isEqualTo(SyncStatus.Synced);
+    }
+
+    @Test
     void shouldNotReEmitResourceForHeartbeatReports() {
         Resource r = create(KEY, SPEC);
         converge(r, SPEC);

@@ -12,6 +12,7 @@ public final class StatesyncLauncher {
     public static CommandLine commandLine() {
         CommandLine cl = StatesyncCli.commandLine();
         cl.addSubcommand("up", new UpCommand());
+        cl.addSubcommand("agent", new AgentCommand());
         return cl;
     }
 

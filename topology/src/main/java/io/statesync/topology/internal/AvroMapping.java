@@ -43,7 +43,9 @@ public final class AvroMapping {
             return ObservedView.unknown();
         }
         if (o.getState() == null) {
-            return ObservedView.absent(o.getObservedAt());
+            // Keep the ack: an agent that reports "gone" after a DELETE (or a failed CREATE) has answered that command.
+            return new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
+                o.getAckCommandId());
         }
         return ObservedView.present(tree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
     }

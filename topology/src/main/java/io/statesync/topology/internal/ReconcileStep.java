@@ -85,6 +85,12 @@ final class ReconcileStep {
                 transitions(key, st, res, prev, next, now, out);
             }
         }
+        if (decision instanceof Decision.InSync) {
+            // A finished correction must not look outstanding to the planner when the same drift comes back later;
+            // the status keeps showing it as lastCorrection.
+            st.setLastCorrection(null);
+            st.setLastCorrectionFingerprint(null);
+        }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
@@ -166,7 +172,8 @@ final class ReconcileStep {
 
     private Resource publish(String key, ReconcileState st, Resource res, StatusView prev, StatusView next,
                              boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
-        CorrectionRef ref = AvroMapping.ref(st.getLastCorrection());
+        CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
+            : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
         res.setStatus(AvroMapping.status(next, ref));
         if (!resourceChanged && !statusChanged) {

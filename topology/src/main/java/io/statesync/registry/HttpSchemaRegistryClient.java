@@ -37,8 +37,17 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        int id = http.send("POST", "/subjects/" + segment(subject) + "/versions", schemaBody(schema))
-            .path("id").asInt(-1);
+        int id;
+        try {
+            id = http.send("POST", "/subjects/" + segment(subject) + "/versions", schemaBody(schema)).path("id").asInt(-1);
+        } catch (SchemaRegistryException e) {
+            // Two clients registering the same new schema at once: some registries (Apicurio) answer the loser 409.
+            // If the schema is there now, that is success; a real incompatibility is not found and is rethrown.
+            if (e.status() != 409) {
+                throw e;
+            }
+            id = lookup(subject, schema).map(RegisteredSchema::id).orElseThrow(() -> e);
+        }
         requireId(id, "register under " + subject);
         registered.put(key, id);
         byId.putIfAbsent(id, schema);

@@ -122,6 +122,14 @@ class HttpSchemaRegistryClientTest {
     }
 
     @Test
+    void shouldTreatA409AsSuccessWhenAConcurrentWriterRegisteredTheSameSchema() {
+        stub.on("POST", "/subjects/things-value/versions", error(409, 409, "concurrent registration"));
+        stub.on("POST", "/subjects/things-value", ok("{\"id\":12,\"version\":1,\"subject\":\"things-value\"}"));
+
+        assertThat(client(Map.of()).register("things-value", SCHEMA)).isEqualTo(12);
+    }
+
+    @Test
     void shouldMoveToTheNextUrlWhenOneCannotBeReached() throws IOException {
         stub.on("GET", "/schemas/ids/3", ok("{\"schema\":\"\\\"long\\\"\"}"));
         String dead = "http://127.0.0.1:" + freePort();

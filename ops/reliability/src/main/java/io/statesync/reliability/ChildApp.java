@@ -1,0 +1,95 @@
+package io.statesync.reliability;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.internal.ChildJvm;
+import io.statesync.embedded.internal.FreePorts;
+
+/**
+ * statesync as a real process ({@code StatesyncCli run -D ...} on this JVM's class path), so that it can be killed
+ * with SIGKILL. It runs under the embedded module's parent watchdog, so it never outlives the test JVM.
+ */
+final class ChildApp implements AutoCloseable {
+
+    private final List<String> command;
+    private final Path log;
+    private final int httpPort;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private Process process;
+
+    ChildApp(AppConfig config, Path log) {
+        this.httpPort = FreePorts.pick();
+        this.log = log;
+        List<String> args = new ArrayList<>(List.of("run"));
+        for (Map.Entry<String, Object> e : config.originals().entrySet()) {
+            if (!e.getKey().equals(AppConfig.HTTP_PORT)) {
+                args.add("-D");
+                args.add(e.getKey() + "=" + e.getValue());
+            }
+        }
+        args.add("-D");
+        args.add(AppConfig.HTTP_PORT + "=" + httpPort);
+        this.command = ChildJvm.command(List.of("-Xmx256m", "-XX:+UseSerialGC"), ChildJvm.currentClassPath(),
+            "io.statesync.cli.StatesyncCli", args);
+    }
+
+    /** Starts the process and returns how long it took until /readyz answered 200. */
+    Duration startAndAwaitReady(Duration timeout) throws IOException {
+        long start = System.nanoTime();
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        // A child that exits (e.g. on a config error) fails fast instead of running out the timeout.
+        if (!Waits.until(() -> !process.isAlive() || ready(), timeout) || !process.isAlive()) {
+            throw new IllegalStateException("statesync child not ready within " + timeout + "; its log ends with:\n" + logTail());
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private String logTail() throws IOException {
+        List<String> lines = java.nio.file.Files.readAllLines(log);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    /** SIGKILL: no shutdown hook, no flush, no transaction abort. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    boolean ready() {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+                .timeout(Duration.ofSeconds(1)).build();
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+}

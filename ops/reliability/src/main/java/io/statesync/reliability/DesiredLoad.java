@@ -1,0 +1,61 @@
+package io.statesync.reliability;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.statesync.avro.DesiredState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Steady desired writes at a fixed rate over a key space, each with a spec unique to it ({@code seq}), recording
+ * which ones the broker acknowledged (acks=all): those are the writes that must never be lost.
+ */
+final class DesiredLoad implements AutoCloseable {
+
+    private final ScenarioTarget target;
+    private final Set<String> acked = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+
+    DesiredLoad(ScenarioTarget target, String kind, int keys, int perSecond) {
+        this.target = target;
+        thread = new Thread(() -> loop(kind, keys, perSecond), "desired-load");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void loop(String kind, int keys, int perSecond) {
+        Map<String, Object> props = new HashMap<>(target.clientProps());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), target.serdes().desired().serializer())) {
+            for (long seq = 0; running.get(); seq++) {
+                String key = kind + "/default/key-" + (seq % keys);
+                DesiredState d = BadRecords.desired(key, Map.of("seq", seq));
+                String id = key + "#" + seq;
+                producer.send(new ProducerRecord<>(target.topics().desired(), key, d), (m, e) -> {
+                    if (e == null) {
+                        acked.add(id);
+                    }
+                });
+                Waits.sleep(1000L / perSecond);
+            }
+        }
+    }
+
+    /** key#seq of every acknowledged write. */
+    Set<String> acked() {
+        return acked;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running.set(false);
+        thread.join(30_000);
+    }
+}

@@ -1,0 +1,75 @@
+package io.statesync.reliability;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.EmbeddedKafka;
+import io.statesync.embedded.EmbeddedRegistry;
+
+/**
+ * One command per soak run, on its own child-process broker and registry under {@code --dir}:
+ * {@code SoakMain --scenario fuzz|cas|crash [--records N] [--iterations N] [--dir D]}. Prints the report and exits
+ * 0 when it passed, 1 when it did not.
+ */
+public final class SoakMain {
+
+    private SoakMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = parse(args);
+        String scenario = opts.getOrDefault("scenario", "fuzz");
+        Path dir = Path.of(opts.getOrDefault("dir", "target/soak-" + scenario + "-" + System.currentTimeMillis()));
+        Files.createDirectories(dir);
+        try (EmbeddedKafka kafka = EmbeddedKafka.childProcess(dir.resolve("kafka"), 0).start();
+             EmbeddedRegistry registry = new EmbeddedRegistry(dir.resolve("registry"), 0).start()) {
+            boolean passed = run(scenario, opts, kafka.bootstrapServers(), registry.url(), dir);
+            System.out.println(scenario + (passed ? ": PASSED" : ": FAILED"));
+            System.exit(passed ? 0 : 1);
+        }
+    }
+
+    private static boolean run(String scenario, Map<String, String> opts, String bootstrap, String registryUrl, Path dir)
+        throws Exception {
+        Duration timeout = Duration.ofSeconds(Long.parseLong(opts.getOrDefault("timeout-seconds", "300")));
+        Map<String, Object> overrides = new HashMap<>(Map.of(AppConfig.SPEC_MAX_BYTES, 65_536));
+        if (scenario.equals("crash")) {
+            overrides.putAll(CrashScenario.FAST_FAILOVER);
+            AppConfig config = InProcessApp.isolatedConfig(bootstrap, registryUrl, dir.resolve("state"), overrides);
+            var report = new CrashScenario(new ScenarioTarget(config, () -> true), dir).run(intOpt(opts, "iterations", 20),
+                Duration.ofSeconds(2), Duration.ofSeconds(8), 7L, timeout);
+            System.out.println(report);
+            return report.passed();
+        }
+        AppConfig config = InProcessApp.isolatedConfig(bootstrap, registryUrl, dir.resolve("state"), overrides);
+        try (InProcessApp app = InProcessApp.start(config, timeout)) {
+            if (scenario.equals("cas")) {
+                var report = new CasScenario(app.target()).run(4, 100, intOpt(opts, "records", 10_000), timeout);
+                System.out.println(report);
+                return report.passed();
+            }
+            var report = new FuzzScenario(app.target()).run(intOpt(opts, "records", 10_000), 10, 42L, timeout);
+            System.out.println(report);
+            return report.passed();
+        }
+    }
+
+    private static int intOpt(Map<String, String> opts, String name, int fallback) {
+        return Integer.parseInt(opts.getOrDefault(name, String.valueOf(fallback)));
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> opts = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
+            }
+            opts.put(args[i].substring(2), args[i + 1]);
+        }
+        return opts;
+    }
+}

@@ -1,0 +1,42 @@
+package io.statesync.reliability;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.junit.EmbeddedCluster;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The CI-sized run of {@link CrashScenario} (3 kills); {@code SoakMain --scenario crash --iterations 20} runs the soak. */
+@ExtendWith(EmbeddedClusterExtension.class)
+class AppCrashIT {
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void shouldLoseNoAcknowledgedWriteNorDuplicateACorrectionWhenKilledWithSigkillUnderLoad(EmbeddedCluster cluster) throws Exception {
+        Map<String, Object> overrides = new HashMap<>(CrashScenario.FAST_FAILOVER);
+        AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(),
+            workDir.resolve("state"), overrides);
+        ScenarioTarget target = new ScenarioTarget(config, () -> true);
+
+        CrashScenario.Report report = new CrashScenario(target, workDir)
+            .run(3, Duration.ofSeconds(2), Duration.ofSeconds(5), 7L, Duration.ofSeconds(60));
+        System.out.println("crash report: " + report);
+
+        assertThat(report.kills()).isEqualTo(3);
+        assertThat(report.timesToReady()).hasSize(3);
+        assertThat(report.ackedWrites()).isPositive();
+        assertThat(report.lostWrites()).isZero();
+        assertThat(report.corrections()).isPositive();
+        assertThat(report.duplicateCorrections()).as("replayed corrections, samples %s", report.samples()).isZero();
+    }
+}

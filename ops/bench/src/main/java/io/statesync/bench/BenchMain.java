@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
 import io.statesync.bench.system.BenchCluster;
 import io.statesync.bench.system.ConvergenceSuite;
 import io.statesync.bench.system.MachineInfo;
+import io.statesync.bench.system.MemorySuite;
 import io.statesync.bench.system.ThroughputSuite;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
- *     [--suite all|throughput|convergence] [--quick] [--runs 3] [--records N] [--keys N] [--guarantee exactly_once_v2|at_least_once]
+ *     [--suite all|throughput|convergence|memory] [--quick] [--runs 3] [--records N] [--keys N] [--resources N] [--memory-resources N] [--guarantee exactly_once_v2|at_least_once]
  * </pre>
  */
 public final class BenchMain {
@@ -27,7 +28,8 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, Map<String, Object> overrides) {
+    record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, int memoryResources,
+                   Map<String, Object> overrides) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -47,17 +49,19 @@ public final class BenchMain {
         return switch (suite) {
             case "throughput" -> new ThroughputSuite(cluster, o.records(), o.keys()).run(o.runs(), o.overrides());
             case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
+            case "memory" -> new MemorySuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         };
     }
 
     static Options parse(String[] args) {
-        List<String> suites = new ArrayList<>(List.of("throughput", "convergence"));
+        List<String> suites = new ArrayList<>(List.of("throughput", "convergence", "memory"));
         boolean quick = List.of(args).contains("--quick");
         int runs = 3;
         int records = quick ? 100_000 : 1_000_000;
         int keys = quick ? 10_000 : 100_000;
         int resources = quick ? 10_000 : 100_000;
+        int memoryResources = quick ? 100_000 : 1_000_000;
         Map<String, Object> overrides = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -67,15 +71,20 @@ public final class BenchMain {
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--keys" -> keys = Integer.parseInt(args[++i]);
                 case "--resources" -> resources = Integer.parseInt(args[++i]);
+                case "--memory-resources" -> memoryResources = Integer.parseInt(args[++i]);
                 case "--guarantee" -> overrides.put("processing.guarantee", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        return new Options(suites, quick, runs, records, keys, resources, overrides);
+        return new Options(suites, quick, runs, records, keys, resources, memoryResources, overrides);
     }
 
-    /** The broker and Streams log at INFO per partition and transaction; that would drown the tables. */
+    /**
+     * The broker and Streams log per partition and transaction, which would drown the tables; the topology's
+     * logback.xml sets levels on named loggers too, so every configured level is lowered, not just the root's.
+     */
     private static void quietLogs() {
-        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.getLoggerList().stream().filter(l -> l.getLevel() != null).forEach(l -> l.setLevel(Level.ERROR));
     }
 }

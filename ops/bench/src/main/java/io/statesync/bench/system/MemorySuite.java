@@ -1,0 +1,97 @@
+package io.statesync.bench.system;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.avro.DesiredState;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Suite 6: what statesync adds to the process after loading {@code resources} resources. The broker runs in this
+ * JVM, so the figures are deltas: heap used after a full GC, and RSS, with statesync loaded and still running,
+ * minus the same just before it started. RocksDB's native memory shows in RSS only. Run it with
+ * {@code -Xms4g -Xmx4g -XX:+AlwaysPreTouch}: with the whole heap committed and touched up front, the RSS delta is
+ * native memory only, not the heap growing or shrinking.
+ */
+public final class MemorySuite {
+
+    private final BenchCluster cluster;
+    private final int resources;
+
+    public MemorySuite(BenchCluster cluster, int resources) {
+        this.cluster = cluster;
+        this.resources = resources;
+    }
+
+    public String run(int runs, Map<String, Object> overrides) throws Exception {
+        Table table = new Table(String.format("Memory: statesync's share after loading %,d resources (deltas against the process before it started)", resources),
+            "run", "heap used after GC (MB)", "RSS, native (MB)", "statesync total (MB)", "process RSS (MB)", "heap committed (MB)");
+        List<Double> heap = new ArrayList<>();
+        List<Double> rss = new ArrayList<>();
+        for (int r = 0; r <= runs; r++) {
+            double[] s = oneRun(cluster.newRun("memory", overrides));
+            table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[0] + s[1], s[2], s[3]);
+            if (r > 0) {
+                heap.add(s[0]);
+                rss.add(s[1]);
+            }
+        }
+        table.row("**median**", Stats.median(heap), Stats.median(rss), Stats.median(heap) + Stats.median(rss), "", "");
+        return table.render();
+    }
+
+    private double[] oneRun(AppConfig config) throws Exception {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        writeResources(config, topics);
+        SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
+        double heapBefore = heapAfterGc();
+        double rssBefore = rssMb();
+        try (Admin admin = cluster.admin();
+             StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
+                 StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start()) {
+            Map<TopicPartition, Long> ends = Offsets.endOffsets(admin, List.of(topics.desired()));
+            app.awaitRunning(Duration.ofMinutes(2));
+            Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(20).toMillis());
+            double heap = heapAfterGc() - heapBefore;
+            double rss = rssMb();
+            double committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1048576.0;
+            return new double[] {heap, rss - rssBefore, rss, committed};
+        }
+    }
+
+    private void writeResources(AppConfig config, TopicNames topics) {
+        Serializer<DesiredState> ser = new TopologySerdes(config).desired().serializer();
+        try (KafkaProducer<String, byte[]> producer = Workload.fastProducer(config)) {
+            for (int k = 0; k < resources; k++) {
+                DesiredState d = Workload.desired(k, Workload.spec(0, 3));
+                producer.send(new ProducerRecord<>(topics.desired(), Workload.key(k), ser.serialize(topics.desired(), d)));
+            }
+        }
+    }
+
+    private static double heapAfterGc() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
+    }
+
+    /** VmRSS of this process from /proc (Linux). */
+    static double rssMb() throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+            .map(l -> Double.parseDouble(l.replaceAll("[^0-9]", "")) / 1024).findFirst().orElse(-1.0);
+    }
+}

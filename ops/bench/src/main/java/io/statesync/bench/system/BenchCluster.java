@@ -3,9 +3,11 @@ package io.statesync.bench.system;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.EmbeddedKafka;
@@ -72,9 +74,15 @@ public final class BenchCluster implements AutoCloseable {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
     }
 
+    /** Deletes the state directories and the registry's data too: a full-size run leaves gigabytes behind. */
     @Override
     public void close() {
         registry.close();
         kafka.close();
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("could not delete " + dir + ": " + e);
+        }
     }
 }

@@ -40,6 +40,7 @@ public final class ConvergenceSuite {
         for (int r = 0; r <= runs; r++) {
             AppConfig config = cluster.newRun("convergence", overrides);
             double[] s = oneRun(config);
+            System.err.printf("  run %d: created %.2f s, changed %.2f s%n", r, s[0], s[1]);
             String guarantee = config.getString(AppConfig.PROCESSING_GUARANTEE);
             long commit = config.getLong(AppConfig.COMMIT_INTERVAL_MS);
             if (r == 0) {

@@ -44,6 +44,7 @@ public final class MemorySuite {
         List<Double> rss = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
             double[] s = oneRun(cluster.newRun("memory", overrides));
+            System.err.printf("  run %d: heap %.0f MB, native %.0f MB, process RSS %.0f MB%n", r, s[0], s[1], s[2]);
             table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[0] + s[1], s[2], s[3]);
             if (r > 0) {
                 heap.add(s[0]);

@@ -25,7 +25,11 @@ public final class Table {
     }
 
     private static String format(double d) {
-        return Math.abs(d) >= 100 ? String.format("%,.0f", d) : String.format("%.2f", d);
+        // Ratios to the raw consumer are around 0.01: three decimals keep them readable.
+        if (Math.abs(d) >= 100) {
+            return String.format("%,.0f", d);
+        }
+        return Math.abs(d) >= 1 ? String.format("%.2f", d) : String.format("%.3f", d);
     }
 
     public String render() {

@@ -11,6 +11,7 @@ import io.statesync.bench.system.BenchCluster;
 import io.statesync.bench.system.ConvergenceSuite;
 import io.statesync.bench.system.MachineInfo;
 import io.statesync.bench.system.MemorySuite;
+import io.statesync.bench.system.RestartSuite;
 import io.statesync.bench.system.ThroughputSuite;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
- *     [--suite all|throughput|convergence|memory] [--quick] [--runs 3] [--records N] [--keys N] [--resources N] [--memory-resources N] [--guarantee exactly_once_v2|at_least_once]
+ *     [--suite all|throughput|convergence|memory|restart] [--quick] [--runs 3] [--records N] [--keys N] [--resources N] [--memory-resources N] [--guarantee exactly_once_v2|at_least_once]
  * </pre>
  */
 public final class BenchMain {
@@ -50,12 +51,13 @@ public final class BenchMain {
             case "throughput" -> new ThroughputSuite(cluster, o.records(), o.keys()).run(o.runs(), o.overrides());
             case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
             case "memory" -> new MemorySuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
+            case "restart" -> new RestartSuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         };
     }
 
     static Options parse(String[] args) {
-        List<String> suites = new ArrayList<>(List.of("throughput", "convergence", "memory"));
+        List<String> suites = new ArrayList<>(List.of("throughput", "convergence", "memory", "restart"));
         boolean quick = List.of(args).contains("--quick");
         int runs = 3;
         int records = quick ? 100_000 : 1_000_000;

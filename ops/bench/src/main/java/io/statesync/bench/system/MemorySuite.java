@@ -8,17 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Suite 6: what statesync adds to the process after loading {@code resources} resources. The broker runs in this
@@ -57,7 +53,7 @@ public final class MemorySuite {
 
     private double[] oneRun(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());
-        writeResources(config, topics);
+        Workload.writeResources(config, resources);
         SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
         double heapBefore = heapAfterGc();
         double rssBefore = rssMb();
@@ -71,16 +67,6 @@ public final class MemorySuite {
             double rss = rssMb();
             double committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1048576.0;
             return new double[] {heap, rss - rssBefore, rss, committed};
-        }
-    }
-
-    private void writeResources(AppConfig config, TopicNames topics) {
-        Serializer<DesiredState> ser = new TopologySerdes(config).desired().serializer();
-        try (KafkaProducer<String, byte[]> producer = Workload.fastProducer(config)) {
-            for (int k = 0; k < resources; k++) {
-                DesiredState d = Workload.desired(k, Workload.spec(0, 3));
-                producer.send(new ProducerRecord<>(topics.desired(), Workload.key(k), ser.serialize(topics.desired(), d)));
-            }
         }
     }
 

@@ -90,4 +90,15 @@ public final class Workload {
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false),
             new StringSerializer(), new ByteArraySerializer());
     }
+
+    /** {@code n} new resources, one desired write each, spec revision 0. */
+    public static void writeResources(AppConfig config, int n) {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        Serializer<DesiredState> ser = new TopologySerdes(config).desired().serializer();
+        try (KafkaProducer<String, byte[]> producer = fastProducer(config)) {
+            for (int k = 0; k < n; k++) {
+                producer.send(new ProducerRecord<>(topics.desired(), key(k), ser.serialize(topics.desired(), desired(k, spec(0, 3)))));
+            }
+        }
+    }
 }

@@ -1,0 +1,138 @@
+package io.statesync.bench.system;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import io.statesync.app.StatesyncApp;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Suite 5: a {@link StatesyncApp} (REST included) loads N resources and stops; then the time from {@code start()} to
+ * {@code /readyz} 200 with its state directory kept, and again with it wiped (a full restore from the changelogs).
+ * Baseline for the wiped case: a bare Streams app that materialises statesync's state changelog into one store
+ * (same records, same bytes), stops, is wiped, and is timed from start to RUNNING, in the same run.
+ */
+public final class RestartSuite {
+
+    private final BenchCluster cluster;
+    private final int resources;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    public RestartSuite(BenchCluster cluster, int resources) {
+        this.cluster = cluster;
+        this.resources = resources;
+    }
+
+    public String run(int runs, Map<String, Object> overrides) throws Exception {
+        Table table = new Table(String.format("Restart and restore: %,d resources loaded", resources),
+            "run", "state kept: start -> /readyz 200 (s)", "state wiped: start -> /readyz 200 (s)", "bare Streams app, wiped: start -> RUNNING (s)",
+            "bare / statesync (wiped)");
+        List<double[]> samples = new ArrayList<>();
+        for (int r = 0; r <= runs; r++) {
+            Map<String, Object> o = new HashMap<>(overrides);
+            o.put(AppConfig.HTTP_PORT, 0);
+            double[] s = oneRun(cluster.newRun("restart", o));
+            System.err.printf("  run %d: kept %.2f s, wiped %.2f s, bare wiped %.2f s%n", r, s[0], s[1], s[2]);
+            table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[2], s[2] / s[1]);
+            if (r > 0) {
+                samples.add(s);
+            }
+        }
+        table.row("**median**", med(samples, 0), med(samples, 1), med(samples, 2),
+            Stats.median(samples.stream().map(s -> s[2] / s[1]).toList()));
+        return table.render();
+    }
+
+    private static double med(List<double[]> samples, int i) {
+        return Stats.median(samples.stream().map(s -> s[i]).toList());
+    }
+
+    private double[] oneRun(AppConfig config) throws Exception {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
+        Workload.writeResources(config, resources);
+        try (StatesyncApp app = new StatesyncApp(config); Admin admin = cluster.admin()) {
+            app.start();
+            var ends = Offsets.endOffsets(admin, List.of(topics.desired()));
+            Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(20).toMillis());
+        }
+        double kept = timeToReady(config);
+        deleteTree(Path.of(config.getString(AppConfig.STATE_DIR)));
+        double wiped = timeToReady(config);
+        return new double[] {kept, wiped, bareRestore(config)};
+    }
+
+    private double timeToReady(AppConfig config) throws Exception {
+        long start = System.nanoTime();
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            URI readyz = URI.create("http://127.0.0.1:" + app.httpPort() + "/readyz");
+            while (http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+                Thread.sleep(20);
+            }
+            return (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    /** Loads statesync's state changelog into a bare app's one store, stops, wipes, and times its restore. */
+    private double bareRestore(AppConfig config) throws Exception {
+        String appId = config.getString(AppConfig.APPLICATION_ID);
+        String source = appId + "-" + StatesyncTopology.STATE_STORE + "-changelog";
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId + "-bare");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(AppConfig.PROCESSING_GUARANTEE));
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(AppConfig.NUM_STREAM_THREADS));
+        Path stateDir = cluster.dir().resolve("state").resolve(appId + "-bare");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        try (Admin admin = cluster.admin(); StreamsRun load = new StreamsRun(bareTopology(source), props).start()) {
+            load.awaitRunning(Duration.ofMinutes(2));
+            Offsets.awaitCommitted(admin, appId + "-bare", Offsets.endOffsets(admin, List.of(source)), Duration.ofMinutes(20).toMillis());
+        }
+        deleteTree(stateDir);
+        long start = System.nanoTime();
+        try (StreamsRun restore = new StreamsRun(bareTopology(source), props).start()) {
+            return (restore.awaitRunning(Duration.ofMinutes(20)) - start) / 1e9;
+        }
+    }
+
+    private static org.apache.kafka.streams.Topology bareTopology(String source) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(source, Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
+            Materialized.<Bytes, byte[], KeyValueStore<Bytes, byte[]>>as("bare-store"));
+        return builder.build();
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

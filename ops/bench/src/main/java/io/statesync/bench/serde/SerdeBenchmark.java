@@ -34,6 +34,8 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -113,6 +115,37 @@ public class SerdeBenchmark {
     public Resource baselineDeserialize() throws IOException {
         plainDecoder = DecoderFactory.get().binaryDecoder(plainBytes, plainDecoder);
         return plainReader.read(null, plainDecoder);
+    }
+
+    // The same pairs again, run at the same time on two threads: on a machine shared with other work both sides
+    // then see the same load, so the ratio of the two scores stays meaningful when the absolute figures do not.
+
+    @Benchmark
+    @Group("serializeSideBySide")
+    @GroupThreads(1)
+    public byte[] wire() {
+        return serialize();
+    }
+
+    @Benchmark
+    @Group("serializeSideBySide")
+    @GroupThreads(1)
+    public byte[] plain() throws IOException {
+        return baselineSerialize();
+    }
+
+    @Benchmark
+    @Group("deserializeSideBySide")
+    @GroupThreads(1)
+    public Resource wireRead() {
+        return deserialize();
+    }
+
+    @Benchmark
+    @Group("deserializeSideBySide")
+    @GroupThreads(1)
+    public Resource plainRead() throws IOException {
+        return baselineDeserialize();
     }
 
     /** A WebApp as the resources topic holds it: metadata, an 8-field spec with a nested list, one condition. */

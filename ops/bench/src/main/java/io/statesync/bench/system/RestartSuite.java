@@ -91,7 +91,14 @@ public final class RestartSuite {
         try (StatesyncApp app = new StatesyncApp(config)) {
             app.start();
             URI readyz = URI.create("http://127.0.0.1:" + app.httpPort() + "/readyz");
-            while (http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+            String reason = "";
+            HttpResponse<String> response;
+            while ((response = http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString())).statusCode() != 200) {
+                // Each change of the 503 reason, timed: that is where a slow restart spends its time.
+                if (!response.body().equals(reason)) {
+                    reason = response.body();
+                    System.err.printf("    +%.2f s: %s%n", (System.nanoTime() - start) / 1e9, reason);
+                }
                 Thread.sleep(20);
             }
             return (System.nanoTime() - start) / 1e9;

@@ -12,7 +12,7 @@ import io.statesync.embedded.EmbeddedRegistry;
 
 /**
  * One command per soak run, on its own child-process broker and registry under {@code --dir}:
- * {@code SoakMain --scenario fuzz|cas|crash [--records N] [--iterations N] [--dir D]}. Prints the report and exits
+ * {@code SoakMain --scenario fuzz|cas|crash|broker [--records N] [--iterations N] [--dir D]}. Prints the report and exits
  * 0 when it passed, 1 when it did not.
  */
 public final class SoakMain {
@@ -45,6 +45,9 @@ public final class SoakMain {
             System.out.println(report);
             return report.passed();
         }
+        if (scenario.equals("broker")) {
+            return brokerRestarts(intOpt(opts, "iterations", 5), registryUrl, dir, timeout);
+        }
         AppConfig config = InProcessApp.isolatedConfig(bootstrap, registryUrl, dir.resolve("state"), overrides);
         try (InProcessApp app = InProcessApp.start(config, timeout)) {
             if (scenario.equals("cas")) {
@@ -55,6 +58,19 @@ public final class SoakMain {
             var report = new FuzzScenario(app.target()).run(intOpt(opts, "records", 10_000), 10, 42L, timeout);
             System.out.println(report);
             return report.passed();
+        }
+    }
+
+    /** On a second, dedicated broker, so that the restarts never touch the one the registry-backed run started with. */
+    private static boolean brokerRestarts(int restarts, String registryUrl, Path dir, Duration timeout) throws Exception {
+        try (EmbeddedKafka broker = EmbeddedKafka.childProcess(dir.resolve("restarted-kafka"), 0).start()) {
+            AppConfig config = InProcessApp.isolatedConfig(broker.bootstrapServers(), registryUrl, dir.resolve("state"), Map.of());
+            try (InProcessApp app = InProcessApp.start(config, timeout)) {
+                var report = new BrokerRestartScenario(app.target(), broker).run(restarts, Duration.ofSeconds(5),
+                    Duration.ofSeconds(10), timeout);
+                System.out.println(report);
+                return report.passed();
+            }
         }
     }
 

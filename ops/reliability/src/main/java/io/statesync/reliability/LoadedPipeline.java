@@ -1,0 +1,64 @@
+package io.statesync.reliability;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.statesync.avro.Resource;
+import io.statesync.schemas.Values;
+
+/**
+ * Steady load around a fault: desired writes, an agent, and a tail of statesync.resources. {@link #finish} stops
+ * the writes and says which acknowledged writes never reached statesync.resources and which corrections repeated.
+ * Start it only once the app has created its topics: a consumer subscribing earlier would auto-create them wrongly.
+ */
+final class LoadedPipeline implements AutoCloseable {
+
+    /** What the load saw across the fault. */
+    record Outcome(int ackedWrites, int lostWrites, long corrections, long duplicateCorrections, long supersededAtSameAttempt,
+                   List<String> samples) {
+    }
+
+    private final Set<String> written = ConcurrentHashMap.newKeySet();
+    private final TopicTail<Resource> resources;
+    private final LoadAgent agent;
+    private final DesiredLoad load;
+
+    LoadedPipeline(ScenarioTarget target, String kind) {
+        resources = new TopicTail<>(target.clientProps(), target.topics().resources(), target.serdes().resource().deserializer(),
+            r -> collect(r.key(), r.value()));
+        agent = new LoadAgent(target);
+        load = new DesiredLoad(target, kind, 50, 40);
+    }
+
+    private void collect(String key, Resource r) {
+        if (r != null && Values.toJava(r.getSpec()) instanceof Map<?, ?> spec && spec.get("seq") != null) {
+            written.add(key + "#" + spec.get("seq"));
+        }
+    }
+
+    /** Writes acknowledged so far. */
+    int acked() {
+        return load.acked().size();
+    }
+
+    Outcome finish(Duration timeout) throws InterruptedException {
+        load.close();
+        Set<String> acked = new HashSet<>(load.acked());
+        Waits.until(() -> written.containsAll(acked), timeout);
+        // Let corrections for the last writes arrive, so that a late duplicate would still be counted.
+        Waits.sleep(3_000);
+        int lost = (int) acked.stream().filter(id -> !written.contains(id)).count();
+        return new Outcome(acked.size(), lost, agent.corrections(), agent.duplicates(), agent.superseded(), agent.samples());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        load.close();
+        agent.close();
+        resources.close();
+    }
+}

@@ -223,14 +223,14 @@ final class ReconcileEngine {
     }
 
     private void resyncSlice(Instant now, int writeBudget, Output out) {
-        var keys = stores.slice(resyncCursor, Math.min(maxTimerKeys, Math.max(writeBudget, 0)));
-        resyncCursor = keys.isEmpty() ? null : keys.get(keys.size() - 1);
-        for (String key : keys) {
-            ReconcileState st = stores.get(key);
-            ReconcilePolicy policy = policies.forKind(kindOf(key));
-            if (st != null && now.toEpochMilli() - st.getLastResyncAt() >= policy.resyncPeriod().toMillis()) {
+        var slice = stores.slice(resyncCursor, Math.min(maxTimerKeys, Math.max(writeBudget, 0)));
+        resyncCursor = slice.isEmpty() ? null : slice.get(slice.size() - 1).key;
+        for (var kv : slice) {
+            ReconcileState st = kv.value;
+            ReconcilePolicy policy = policies.forKind(kindOf(kv.key));
+            if (now.toEpochMilli() - st.getLastResyncAt() >= policy.resyncPeriod().toMillis()) {
                 st.setLastResyncAt(now.toEpochMilli());
-                step.run(key, st, policy, now, false, out);
+                step.run(kv.key, st, policy, now, false, out);
             }
         }
     }

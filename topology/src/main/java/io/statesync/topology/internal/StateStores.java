@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.avro.internal.ReconcileState;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -85,14 +86,14 @@ final class StateStores {
         return out;
     }
 
-    /** A slice of the state store starting after {@code fromExclusive}, for the resync sweep. */
-    List<String> slice(String fromExclusive, int limit) {
-        List<String> out = new ArrayList<>();
+    /** A slice of the state store after {@code fromExclusive}, with the states already decoded, for the resync sweep. */
+    List<KeyValue<String, ReconcileState>> slice(String fromExclusive, int limit) {
+        List<KeyValue<String, ReconcileState>> out = new ArrayList<>();
         try (KeyValueIterator<String, ReconcileState> it = fromExclusive == null ? state.all() : state.range(fromExclusive, null)) {
             while (it.hasNext() && out.size() < limit) {
-                String k = it.next().key;
-                if (!k.equals(fromExclusive)) {
-                    out.add(k);
+                KeyValue<String, ReconcileState> kv = it.next();
+                if (!kv.key.equals(fromExclusive)) {
+                    out.add(kv);
                 }
             }
         }

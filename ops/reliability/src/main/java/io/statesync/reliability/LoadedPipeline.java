@@ -40,6 +40,16 @@ final class LoadedPipeline implements AutoCloseable {
         }
     }
 
+    /** Acknowledged writes seen on statesync.resources so far. */
+    int written() {
+        return written.size();
+    }
+
+    /** Corrections the agent has applied so far. */
+    long corrections() {
+        return agent.corrections();
+    }
+
     /** Writes acknowledged so far. */
     int acked() {
         return load.acked().size();

@@ -12,7 +12,7 @@ import io.statesync.embedded.EmbeddedRegistry;
 
 /**
  * One command per soak run, on its own child-process broker and registry under {@code --dir}:
- * {@code SoakMain --scenario fuzz|cas|crash|broker [--records N] [--iterations N] [--dir D]}. Prints the report and exits
+ * {@code SoakMain --scenario fuzz|cas|crash|broker|registry [--records N] [--iterations N] [--dir D]}. Prints the report and exits
  * 0 when it passed, 1 when it did not.
  */
 public final class SoakMain {
@@ -45,6 +45,9 @@ public final class SoakMain {
             System.out.println(report);
             return report.passed();
         }
+        if (scenario.equals("registry")) {
+            return registryDown(Long.parseLong(opts.getOrDefault("outage-seconds", "30")), bootstrap, dir, timeout);
+        }
         if (scenario.equals("broker")) {
             return brokerRestarts(intOpt(opts, "iterations", 5), registryUrl, dir, timeout);
         }
@@ -68,6 +71,19 @@ public final class SoakMain {
             try (InProcessApp app = InProcessApp.start(config, timeout)) {
                 var report = new BrokerRestartScenario(app.target(), broker).run(restarts, Duration.ofSeconds(5),
                     Duration.ofSeconds(10), timeout);
+                System.out.println(report);
+                return report.passed();
+            }
+        }
+    }
+
+    /** On a second registry of its own, stopped and started again; its H2 file keeps the schema ids. */
+    private static boolean registryDown(long outageSeconds, String bootstrap, Path dir, Duration timeout) throws Exception {
+        try (EmbeddedRegistry registry = new EmbeddedRegistry(dir.resolve("stopped-registry"), 0).start()) {
+            AppConfig config = InProcessApp.isolatedConfig(bootstrap, registry.url(), dir.resolve("state"), Map.of());
+            try (InProcessApp app = InProcessApp.start(config, timeout)) {
+                var report = new RegistryDownScenario(app.target(), registry).run(Duration.ofSeconds(5),
+                    Duration.ofSeconds(outageSeconds), timeout);
                 System.out.println(report);
                 return report.passed();
             }

@@ -11,6 +11,8 @@ import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.registry.SchemaRegistryClient;
+import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.serde.AvroSerdes;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -19,6 +21,7 @@ import org.apache.kafka.common.serialization.Serde;
 public final class TopologySerdes {
 
     private final Map<String, Object> serdeConfig;
+    private final SchemaRegistryClient registry;
     private final Serde<DesiredState> desired;
     private final Serde<ObservedState> observed;
     private final Serde<Resource> resource;
@@ -29,6 +32,8 @@ public final class TopologySerdes {
 
     public TopologySerdes(AppConfig config) {
         this.serdeConfig = serdeConfig(config);
+        // One client for every serde, so that the seven record types share one connection pool and one id cache.
+        this.registry = SchemaRegistryClients.forConfig(serdeConfig);
         this.desired = specific(DesiredState.class);
         this.observed = specific(ObservedState.class);
         this.resource = specific(Resource.class);
@@ -52,7 +57,7 @@ public final class TopologySerdes {
     }
 
     private <T extends SpecificRecord> Serde<T> specific(Class<T> type) {
-        return AvroSerdes.specific(type, serdeConfig, false);
+        return AvroSerdes.specific(type, registry, serdeConfig, false);
     }
 
     public Map<String, Object> config() { return serdeConfig; }

@@ -3,6 +3,7 @@ package io.statesync.topology.internal;
 import java.util.List;
 import java.util.Map;
 
+import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -34,11 +35,27 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     @Override
     public Response handleError(ErrorHandlerContext ctx, Record<?, ?> record, Exception exception) {
+        if (isTransientRegistryFailure(exception)) {
+            // Not the record's fault: fail the task so that the thread is replaced and the record retried, rather
+            // than dead-lettering every record while the registry is down.
+            LOG.warn("Schema registry unavailable while processing {}-{}@{}; retrying from the last commit: {}",
+                ctx.topic(), ctx.partition(), ctx.offset(), exception.toString());
+            return Response.fail();
+        }
         LOG.error("Processing failed for a record from {}-{}@{} (node {}); sent to {}",
             ctx.topic(), ctx.partition(), ctx.offset(), ctx.processorNodeId(), dlqTopic, exception);
         metrics.dlq(ctx.topic() == null ? "unknown" : ctx.topic());
         var headers = DeadLetters.headers(ctx.headers(), "ProcessingError", exception, exception.getMessage(),
             ctx.topic(), ctx.partition(), ctx.offset());
         return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));
+    }
+
+    private static boolean isTransientRegistryFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SerdeException se && !se.isBadData()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

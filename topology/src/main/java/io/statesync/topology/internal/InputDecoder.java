@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.statesync.avro.Value;
+import io.statesync.serde.SerdeException;
 import io.statesync.topology.ResourceKey;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -82,6 +83,13 @@ final class InputDecoder<T> {
             value = deserializer.deserialize(topic, headers, valueBytes);
         } catch (StackOverflowError e) {
             return new Bad<>(key, "TooDeep", e, "value nesting is too deep to decode (limit " + maxDepth + ")");
+        } catch (SerdeException e) {
+            if (!e.isBadData()) {
+                // The registry is unreachable or failing: every record would fail alike, so this is not bad data.
+                // Throwing lets the processing handler fail the task, which is retried from the last commit.
+                throw e;
+            }
+            return new Bad<>(key, "Deserialization", e, e.reason() + ": " + e.getMessage());
         } catch (RuntimeException e) {
             return new Bad<>(key, "Deserialization", e, e.getMessage());
         }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.StatesyncTopology;
@@ -45,6 +46,17 @@ class DlqProcessingExceptionHandlerTest {
         });
         assertThat(metrics.registry().get("statesync_dlq_records_total").tag("source", "x.desired").counter().count())
             .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldFailTheTaskInsteadOfDeadLetteringWhenTheRegistryIsUnavailable() {
+        DlqProcessingExceptionHandler handler = new DlqProcessingExceptionHandler();
+        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq"));
+        Ctx ctx = new Ctx("x.desired", 0, 1L, new RecordHeaders(), "admission", new TaskId(0, 0), 0L, null, new byte[] {0});
+        var down = new SerdeException("x.desired", SerdeException.Reason.REGISTRY_UNAVAILABLE, 7, "connection refused", null);
+        var response = handler.handleError(ctx, new Record<>("k", "v", 0L), new RuntimeException(down));
+        assertThat(response.result()).isEqualTo(ProcessingExceptionHandler.Result.FAIL);
+        assertThat(response.deadLetterQueueRecords()).isEmpty();
     }
 
     private static String header(Headers h, String name) {

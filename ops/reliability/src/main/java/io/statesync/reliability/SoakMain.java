@@ -17,12 +17,17 @@ import io.statesync.embedded.EmbeddedRegistry;
  */
 public final class SoakMain {
 
+    private static final java.util.List<String> SCENARIOS = java.util.List.of("fuzz", "cas", "crash", "broker", "registry");
+
     private SoakMain() {
     }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = parse(args);
         String scenario = opts.getOrDefault("scenario", "fuzz");
+        if (!SCENARIOS.contains(scenario)) {
+            throw new IllegalArgumentException("--scenario must be one of " + SCENARIOS + ", not " + scenario);
+        }
         Path dir = Path.of(opts.getOrDefault("dir", "target/soak-" + scenario + "-" + System.currentTimeMillis()));
         Files.createDirectories(dir);
         try (EmbeddedKafka kafka = EmbeddedKafka.childProcess(dir.resolve("kafka"), 0).start();

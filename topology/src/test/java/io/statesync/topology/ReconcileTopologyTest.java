@@ -160,9 +160,10 @@ class ReconcileTopologyTest extends TopologyTestBase {
             f.advance(Duration.ofSeconds(1));
             f.observe(KEY, r.getMetadata().getUid(), 1, drifted, null);
             List<Correction> cs = f.drainCorrections();
+            int expectedAttempt = round + 2;
             assertThat(cs).as("round %d", round).singleElement().satisfies(c -> {
                 assertThat(c.getReason()).isEqualTo(Reason.Drift);
-                assertThat(c.getAttempt()).isEqualTo(1);
+                assertThat(c.getAttempt()).as("attempts number the corrections of one generation").isEqualTo(expectedAttempt);
             });
             f.advance(Duration.ofMillis(10));
             f.observe(KEY, r.getMetadata().getUid(), 1, SPEC, cs.get(0).getCommandId());

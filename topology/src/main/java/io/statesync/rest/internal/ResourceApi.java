@@ -74,7 +74,8 @@ public final class ResourceApi {
     public void diagnosis(Context ctx) {
         serveRouted(ctx, (st, r) -> {
             Diagnosis d = Diagnoser.diagnose(r.getMetadata().getGeneration(), AvroMapping.statusView(r.getStatus()),
-                AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint()), Instant.now(),
+                AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
+                    st.getLastPlannedAttempt()), Instant.now(),
                 policies.apply(r.getMetadata().getKind()));
             ObjectNode n = DiagnosisJson.toJson(d);
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));

@@ -50,12 +50,13 @@ public final class AvroMapping {
         return ObservedView.present(tree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
     }
 
-    public static LastCorrection lastCorrection(Correction c, String fingerprint) {
+    /** {@code plannedAttempt} is the planner's own count (within the episode), not the Correction's sequence number. */
+    public static LastCorrection lastCorrection(Correction c, String fingerprint, int plannedAttempt) {
         if (c == null) {
             return null;
         }
         return new LastCorrection(c.getCommandId(), io.statesync.reconciler.Action.valueOf(c.getAction().name()),
-            io.statesync.reconciler.Reason.valueOf(c.getReason().name()), c.getGeneration(), c.getAttempt(),
+            io.statesync.reconciler.Reason.valueOf(c.getReason().name()), c.getGeneration(), Math.max(plannedAttempt, 1),
             fingerprint == null ? "" : fingerprint, c.getIssuedAt(), c.getDeadline());
     }
 

@@ -123,7 +123,8 @@ final class ReconcileStep {
             .desiredSpec(orphan ? null : AvroMapping.tree(res.getSpec()))
             .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
             .lastApplied(AvroMapping.tree(st.getLastApplied()))
-            .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint()))
+            .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
+                st.getLastPlannedAttempt()))
             .now(now).policy(policy).build();
     }
 
@@ -150,7 +151,7 @@ final class ReconcileStep {
             .setNamespace(m.getNamespace()).setName(m.getName()).setUid(m.getUid())
             .setAction(io.statesync.avro.Action.valueOf(pc.action().name()))
             .setReason(io.statesync.avro.Reason.valueOf(pc.reason().name())).setGeneration(m.getGeneration())
-            .setAttempt(pc.attempt()).setPatch(AvroMapping.patch(pc.patch()))
+            .setAttempt(nextAttempt(st, m.getGeneration())).setPatch(AvroMapping.patch(pc.patch()))
             .setDesiredSpec(delete || isOrphanPlaceholder(res) ? null : res.getSpec())
             .setIssuedAt(pc.issuedAt()).setDeadline(pc.deadline()).build();
         out.correction(key, c, now.toEpochMilli());
@@ -159,10 +160,24 @@ final class ReconcileStep {
         }
         st.setLastCorrection(c);
         st.setLastCorrectionFingerprint(pc.fingerprint());
+        st.setLastPlannedAttempt(pc.attempt());
         if (!delete && !isOrphanPlaceholder(res)) {
             st.setLastApplied(res.getSpec());
         }
         metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+    }
+
+    /**
+     * Correction.attempt numbers the corrections of one (uid, generation), so that consumers can deduplicate on that
+     * triple even when a new plan or a new drift episode starts the planner's own count again.
+     */
+    private static int nextAttempt(ReconcileState st, long generation) {
+        if (st.getAttemptGeneration() != generation) {
+            st.setAttemptGeneration(generation);
+            st.setLastEmittedAttempt(0);
+        }
+        st.setLastEmittedAttempt(st.getLastEmittedAttempt() + 1);
+        return st.getLastEmittedAttempt();
     }
 
     private static boolean isOutstanding(ResourceStatus s) {

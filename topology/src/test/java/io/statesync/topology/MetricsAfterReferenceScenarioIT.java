@@ -6,9 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,17 +42,7 @@ class MetricsAfterReferenceScenarioIT {
 
     @Test
     void shouldExportTheCountersTheReferenceScenarioImplies(EmbeddedCluster cluster) throws Exception {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, Object> props = new HashMap<>();
-        props.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
-        props.put(AppConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        props.put(AppConfig.TOPIC_PREFIX, "metrics-" + suffix + ".");
-        props.put(AppConfig.APPLICATION_ID, "statesync-metrics-" + suffix);
-        props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
-        props.put(AppConfig.TOPIC_PARTITIONS, 2);
-        props.put(AppConfig.NUM_STREAM_THREADS, 1);
-        AppConfig config = new AppConfig(props);
+        AppConfig config = ReconcilePipelineIT.itConfig(cluster, stateDir, "metrics", 2);
         TopicNames topics = new TopicNames(config.topicPrefix());
         TopologySerdes serdes = new TopologySerdes(config);
         Map<String, Resource> latest = new ConcurrentHashMap<>();

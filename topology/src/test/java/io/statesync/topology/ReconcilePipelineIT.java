@@ -47,17 +47,7 @@ class ReconcilePipelineIT {
 
     @Test
     void shouldConvergeReferenceScenarioAcrossAnAppRestartWithoutDuplicateCorrections(EmbeddedCluster cluster) throws Exception {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, Object> props = new HashMap<>();
-        props.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
-        props.put(AppConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        props.put(AppConfig.TOPIC_PREFIX, "it-" + suffix + ".");
-        props.put(AppConfig.APPLICATION_ID, "statesync-it-" + suffix);
-        props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
-        props.put(AppConfig.TOPIC_PARTITIONS, 3);
-        props.put(AppConfig.NUM_STREAM_THREADS, 1);
-        AppConfig config = new AppConfig(props);
+        AppConfig config = itConfig(cluster, stateDir, "it", 3);
         TopicNames topics = new TopicNames(config.topicPrefix());
         TopologySerdes serdes = new TopologySerdes(config);
         Map<String, Resource> latest = new ConcurrentHashMap<>();
@@ -90,6 +80,21 @@ class ReconcilePipelineIT {
         } finally {
             app.close();
         }
+    }
+
+    /** An instance of its own on the shared cluster: unique topics and application id, ephemeral REST port. */
+    static AppConfig itConfig(EmbeddedCluster cluster, Path stateDir, String name, int partitions) {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        Map<String, Object> props = new HashMap<>();
+        props.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
+        props.put(AppConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
+        props.put(AppConfig.TOPIC_PREFIX, name + "-" + suffix + ".");
+        props.put(AppConfig.APPLICATION_ID, "statesync-" + name + "-" + suffix);
+        props.put(AppConfig.STATE_DIR, stateDir.toString());
+        props.put(AppConfig.HTTP_PORT, 0);
+        props.put(AppConfig.TOPIC_PARTITIONS, partitions);
+        props.put(AppConfig.NUM_STREAM_THREADS, 1);
+        return new AppConfig(props);
     }
 
     private static StatesyncApp startApp(AppConfig config) {

@@ -59,6 +59,7 @@ public final class StatesyncApp implements AutoCloseable {
         rest.start();
         Topology topology = StatesyncTopology.build(config, metrics, Clock.systemUTC());
         var props = StatesyncTopology.streamsProperties(config, metrics);
+        // Only the bound REST server knows the port when http.port is 0, so it alone says what other instances call.
         props.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_SERVER_CONFIG, rest.advertisedServer());
         streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(e -> {

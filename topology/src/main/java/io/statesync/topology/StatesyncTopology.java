@@ -106,10 +106,6 @@ public final class StatesyncTopology {
         // Not under "topic.": Streams would apply that to its internal topics' configs.
         p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());
         p.put(ReconcileMetrics.CONFIG_KEY, metrics);
-        String server = applicationServer(config);
-        if (!server.isEmpty()) {
-            p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
-        }
         p.putAll(config.clientProps(AppConfig.STREAMS_PREFIX));
         config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
@@ -117,15 +113,5 @@ public final class StatesyncTopology {
         Properties props = new Properties();
         props.putAll(p);
         return props;
-    }
-
-    /** The host:port other instances forward to; an ephemeral http.port (0) is resolved by the caller once bound. */
-    public static String applicationServer(AppConfig config) {
-        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
-        if (!explicit.isEmpty()) {
-            return explicit;
-        }
-        int port = config.getInt(AppConfig.HTTP_PORT);
-        return port == 0 ? "" : config.getString(AppConfig.HTTP_HOST) + ":" + port;
     }
 }

@@ -3,6 +3,7 @@ package io.statesync.embedded;
 import io.statesync.embedded.internal.ChildProcessKafka;
 import io.statesync.embedded.internal.InProcessKafka;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -43,7 +44,12 @@ public interface EmbeddedKafka extends AutoCloseable {
 
     /** As {@link #childProcess(Path, int)}, with the child's output appended to {@code logFile}. */
     static EmbeddedKafka childProcess(Path dataDir, int port, Path logFile) {
-        return new ChildProcessKafka(dataDir, port, logFile);
+        return new ChildProcessKafka(dataDir, port, logFile, List.of());
+    }
+
+    /** As {@link #childProcess(Path, int, Path)}, with more listeners (e.g. SSL) next to PLAINTEXT; see {@link #bootstrapServers(String)}. */
+    static EmbeddedKafka childProcess(Path dataDir, int port, Path logFile, List<ExtraListener> listeners) {
+        return new ChildProcessKafka(dataDir, port, logFile, listeners);
     }
 
     /**
@@ -61,6 +67,14 @@ public interface EmbeddedKafka extends AutoCloseable {
 
     /** {@code host:port} for {@code bootstrap.servers}; valid once started. */
     String bootstrapServers();
+
+    /** {@code host:port} of the named listener ({@code PLAINTEXT}, or an {@link ExtraListener}'s name); valid once started. */
+    default String bootstrapServers(String listenerName) {
+        if (listenerName.equals("PLAINTEXT")) {
+            return bootstrapServers();
+        }
+        throw new IllegalArgumentException("This broker has no listener " + listenerName);
+    }
 
     /** The broker's process id when it runs in a child process; empty when in-process or not running. */
     OptionalLong pid();

@@ -1,6 +1,7 @@
 package io.statesync.embedded.internal;
 
 import io.statesync.embedded.EmbeddedKafka;
+import io.statesync.embedded.ExtraListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +29,11 @@ public final class ChildProcessKafka implements EmbeddedKafka {
     private final int requestedPort;
     private final Path logFile;
     private final ManagedChild broker;
+    private final List<ExtraListener> extraListeners;
     private KafkaServerProperties server;
 
-    public ChildProcessKafka(Path dataDir, int port, Path logFile) {
+    public ChildProcessKafka(Path dataDir, int port, Path logFile, List<ExtraListener> extraListeners) {
+        this.extraListeners = List.copyOf(extraListeners);
         this.dataDir = dataDir.toAbsolutePath();
         this.requestedPort = port;
         this.logFile = logFile.toAbsolutePath();
@@ -44,7 +47,7 @@ public final class ChildProcessKafka implements EmbeddedKafka {
         }
         long started = System.nanoTime();
         if (server == null) {
-            server = KafkaServerProperties.forDataDir(dataDir, requestedPort);
+            server = KafkaServerProperties.forDataDir(dataDir, requestedPort, extraListeners);
         }
         if (FreePorts.inUse(server.brokerPort())) {
             throw new IllegalStateException("Port " + server.brokerPort() + " on 127.0.0.1 is already in use; "
@@ -95,6 +98,17 @@ public final class ChildProcessKafka implements EmbeddedKafka {
             throw new IllegalStateException("The broker has not been started");
         }
         return "127.0.0.1:" + server.brokerPort();
+    }
+
+    @Override
+    public synchronized String bootstrapServers(String listenerName) {
+        if (listenerName.equals("PLAINTEXT")) {
+            return bootstrapServers();
+        }
+        if (server == null) {
+            throw new IllegalStateException("The broker has not been started");
+        }
+        return "127.0.0.1:" + server.extraPort(listenerName);
     }
 
     @Override

@@ -7,8 +7,13 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import io.statesync.embedded.ExtraListener;
 
 /**
  * The {@code server.properties} of a single-node combined KRaft broker. The controller port is recorded in the
@@ -21,20 +26,41 @@ public final class KafkaServerProperties {
     private final int brokerPort;
     private final int controllerPort;
     private final Path logDir;
+    /** Extra listeners and their ports, in the order given. */
+    private final Map<ExtraListener, Integer> extra;
 
     KafkaServerProperties(int brokerPort, int controllerPort, Path logDir) {
+        this(brokerPort, controllerPort, logDir, Map.of());
+    }
+
+    private KafkaServerProperties(int brokerPort, int controllerPort, Path logDir, Map<ExtraListener, Integer> extra) {
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
         this.logDir = logDir;
+        this.extra = extra;
     }
 
     /** Keeps the ports of an earlier run in {@code dataDir} unless {@code requestedPort} names a fixed one. */
     static KafkaServerProperties forDataDir(Path dataDir, int requestedPort) {
+        return forDataDir(dataDir, requestedPort, List.of());
+    }
+
+    /** As {@link #forDataDir(Path, int)}; an extra listener keeps its port from an earlier run too. */
+    static KafkaServerProperties forDataDir(Path dataDir, int requestedPort, List<ExtraListener> listeners) {
         Optional<Properties> previous = load(dataDir.resolve(FILE_NAME));
         int brokerPort = requestedPort != 0 ? requestedPort
                 : previous.map(p -> portOf(p, "PLAINTEXT")).orElseGet(FreePorts::pick);
         int controllerPort = previous.map(p -> portOf(p, "CONTROLLER")).orElseGet(FreePorts::pick);
-        return new KafkaServerProperties(brokerPort, controllerPort, dataDir.resolve("kraft-combined-logs"));
+        Map<ExtraListener, Integer> extra = new LinkedHashMap<>();
+        for (ExtraListener l : listeners) {
+            extra.put(l, previous.filter(p -> hasListener(p, l.name())).map(p -> portOf(p, l.name())).orElseGet(FreePorts::pick));
+        }
+        return new KafkaServerProperties(brokerPort, controllerPort, dataDir.resolve("kraft-combined-logs"), extra);
+    }
+
+    int extraPort(String name) {
+        return extra.entrySet().stream().filter(e -> e.getKey().name().equals(name)).map(Map.Entry::getValue).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("This broker has no listener " + name));
     }
 
     int brokerPort() {
@@ -54,9 +80,19 @@ public final class KafkaServerProperties {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", "1");
-        p.setProperty(LISTENERS, "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        StringBuilder listeners = new StringBuilder("PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        StringBuilder advertised = new StringBuilder("PLAINTEXT://127.0.0.1:" + brokerPort);
+        StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        extra.forEach((l, port) -> {
+            listeners.append(',').append(l.name()).append("://127.0.0.1:").append(port);
+            advertised.append(',').append(l.name()).append("://127.0.0.1:").append(port);
+            protocols.append(',').append(l.name()).append(':').append(l.securityProtocol());
+            String prefix = "listener.name." + l.name().toLowerCase(Locale.ROOT) + ".";
+            l.settings().forEach((k, v) -> p.setProperty(prefix + k, v));
+        });
+        p.setProperty(LISTENERS, listeners.toString());
+        p.setProperty("advertised.listeners", advertised.toString());
+        p.setProperty("listener.security.protocol.map", protocols.toString());
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
@@ -94,6 +130,10 @@ public final class KafkaServerProperties {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
+    }
+
+    private static boolean hasListener(Properties p, String name) {
+        return java.util.Arrays.stream(p.getProperty(LISTENERS, "").split(",")).anyMatch(l -> l.startsWith(name + "://"));
     }
 
     /** The port of listener {@code name} in {@code listeners=NAME://host:port,...}. */

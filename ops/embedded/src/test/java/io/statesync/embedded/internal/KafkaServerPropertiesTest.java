@@ -37,6 +37,21 @@ class KafkaServerPropertiesTest {
     }
 
     @Test
+    void shouldAddAnSslListenerWithItsOwnSettingsAndKeepItsPortAcrossRuns() {
+        var ssl = io.statesync.embedded.ExtraListener.ssl(dataDir.resolve("broker.p12"), "changeit");
+        KafkaServerProperties first = KafkaServerProperties.forDataDir(dataDir, 0, java.util.List.of(ssl));
+        first.write(dataDir.resolve(KafkaServerProperties.FILE_NAME));
+        Properties p = KafkaServerProperties.forDataDir(dataDir, 0, java.util.List.of(ssl)).toProperties();
+
+        assertThat(KafkaServerProperties.portOf(p, "SSL")).isEqualTo(first.extraPort("SSL"))
+                .isNotEqualTo(KafkaServerProperties.portOf(p, "PLAINTEXT"));
+        assertThat(p.getProperty("advertised.listeners")).contains("SSL://127.0.0.1:" + first.extraPort("SSL"));
+        assertThat(p.getProperty("listener.security.protocol.map")).contains("SSL:SSL");
+        assertThat(p).containsEntry("listener.name.ssl.ssl.keystore.password", "changeit")
+                .containsEntry("inter.broker.listener.name", "PLAINTEXT");
+    }
+
+    @Test
     void shouldConfigureSingleNodeReplicationForInternalTopics() {
         Properties p = KafkaServerProperties.forDataDir(dataDir, 9092).toProperties();
 

@@ -51,6 +51,9 @@ public final class AppConfig extends AbstractConfig {
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
     public static final String KINDS_SEED_FILE = "kinds.seed.file";
+    public static final String HTTP_TLS_KEYSTORE_PATH = "http.tls.keystore.path";
+    public static final String HTTP_TLS_KEYSTORE_PASSWORD = "http.tls.keystore.password";
+    public static final String HTTP_TLS_KEYSTORE_TYPE = "http.tls.keystore.type";
     public static final String AUTH_TOKENS = "auth.tokens";
     public static final String AUTH_TOKENS_FILE = "auth.tokens.file";
     public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
@@ -195,6 +198,7 @@ public final class AppConfig extends AbstractConfig {
         defineKafka(def);
         defineTopics(def);
         defineHttp(def);
+        defineHttpTls(def);
         defineReconcile(def);
         return def;
     }
@@ -253,6 +257,15 @@ public final class AppConfig extends AbstractConfig {
                 "How often an idle watch receives a BOOKMARK with its current position.")
             .define(WATCH_MAX_QUEUE, Type.INT, 10_000, Range.between(10, 10_000_000), Importance.LOW,
                 "Events buffered for one watch client; a client that falls further behind is disconnected.");
+    }
+
+    private static void defineHttpTls(ConfigDef def) {
+        def.define(HTTP_TLS_KEYSTORE_PATH, Type.STRING, "", Importance.MEDIUM,
+                "Key store (server certificate and private key) for HTTPS on the REST port. Empty: plain HTTP.")
+            .define(HTTP_TLS_KEYSTORE_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,
+                "Password of http.tls.keystore.path and of the private key in it.")
+            .define(HTTP_TLS_KEYSTORE_TYPE, Type.STRING, "PKCS12", ValidString.in("PKCS12", "JKS"), Importance.LOW,
+                "Type of http.tls.keystore.path.");
     }
 
     private static void defineReconcile(ConfigDef def) {

@@ -34,12 +34,22 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +98,10 @@ public final class RestServer {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
             cfg.requestLogger.http(this::recordRequest);
+            String keystore = config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH);
+            if (!keystore.isEmpty()) {
+                cfg.jetty.addConnector((server, http) -> httpsConnector(server, http, keystore, host));
+            }
         });
         registerErrors();
         javalin.beforeMatched(this::authorize);
@@ -95,7 +109,33 @@ public final class RestServer {
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
         admission.start();
         hub.start();
-        LOG.info("REST listening on http://{}:{}", host, port());
+        LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
+    }
+
+    /** http, or https when a key store is configured. */
+    public String scheme() {
+        return config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH).isEmpty() ? "http" : "https";
+    }
+
+    /**
+     * The only connector when a key store is configured (Javalin then adds no plain one): TLS in process, so that
+     * tokens never cross the network in clear text without a terminating proxy.
+     */
+    private Connector httpsConnector(Server server, HttpConfiguration http, String keystore, String host) {
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(keystore);
+        tls.setKeyStoreType(config.getString(AppConfig.HTTP_TLS_KEYSTORE_TYPE));
+        Password password = config.getPassword(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD);
+        if (password != null) {
+            tls.setKeyStorePassword(password.value());
+        }
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new SecureRequestCustomizer());
+        ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(tls, HttpVersion.HTTP_1_1.asString()),
+            new HttpConnectionFactory(https));
+        connector.setHost(host);
+        connector.setPort(config.getInt(AppConfig.HTTP_PORT));
+        return connector;
     }
 
     private void registerRoutes() {

@@ -28,6 +28,11 @@ final class ChildApp implements AutoCloseable {
     private Process process;
 
     ChildApp(AppConfig config, Path log) {
+        this(config, log, List.of());
+    }
+
+    /** @param jvmOptions more options for the child JVM, e.g. {@code -Dlog.level=DEBUG} */
+    ChildApp(AppConfig config, Path log, List<String> jvmOptions) {
         this.httpPort = FreePorts.pick();
         this.log = log;
         List<String> args = new ArrayList<>(List.of("run"));
@@ -39,7 +44,9 @@ final class ChildApp implements AutoCloseable {
         }
         args.add("-D");
         args.add(AppConfig.HTTP_PORT + "=" + httpPort);
-        this.command = ChildJvm.command(List.of("-Xmx256m", "-XX:+UseSerialGC"), ChildJvm.currentClassPath(),
+        List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+        options.addAll(jvmOptions);
+        this.command = ChildJvm.command(options, ChildJvm.currentClassPath(),
             "io.statesync.cli.StatesyncCli", args);
     }
 
@@ -83,13 +90,22 @@ final class ChildApp implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** SIGTERM: the shutdown hook closes the streams and leaves the group; SIGKILL if that takes over 15 s. */
+    void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!process.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
                 kill();
             }
         }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
     }
 }

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.statesync.avro.Resource;
+import io.statesync.avro.SyncStatus;
 import io.statesync.schemas.Values;
 
 /**
@@ -23,6 +24,7 @@ final class LoadedPipeline implements AutoCloseable {
     }
 
     private final Set<String> written = ConcurrentHashMap.newKeySet();
+    private final Map<String, Resource> latest = new ConcurrentHashMap<>();
     private final TopicTail<Resource> resources;
     private final LoadAgent agent;
     private final DesiredLoad load;
@@ -35,6 +37,9 @@ final class LoadedPipeline implements AutoCloseable {
     }
 
     private void collect(String key, Resource r) {
+        if (r != null) {
+            latest.put(key, r);
+        }
         if (r != null && Values.toJava(r.getSpec()) instanceof Map<?, ?> spec && spec.get("seq") != null) {
             written.add(key + "#" + spec.get("seq"));
         }
@@ -43,6 +48,23 @@ final class LoadedPipeline implements AutoCloseable {
     /** Acknowledged writes seen on statesync.resources so far. */
     int written() {
         return written.size();
+    }
+
+    /**
+     * Keys whose newest Resource is not Synced at its own generation. Empty at the end means every accepted
+     * generation was reconciled or overtaken by a later one that was: a check that still holds when reconciles of
+     * one key are coalesced, where "every write got a correction" would not.
+     */
+    List<String> notSynced() {
+        return latest.entrySet().stream().filter(e -> !syncedAtGeneration(e.getValue()))
+            .map(e -> e.getKey() + " gen " + e.getValue().getMetadata().getGeneration() + " "
+                + e.getValue().getStatus().getSyncStatus() + " at " + e.getValue().getStatus().getObservedGeneration())
+            .sorted().toList();
+    }
+
+    private static boolean syncedAtGeneration(Resource r) {
+        return r.getStatus().getSyncStatus() == SyncStatus.Synced
+            && r.getStatus().getObservedGeneration() >= r.getMetadata().getGeneration();
     }
 
     /** Corrections the agent has applied so far. */

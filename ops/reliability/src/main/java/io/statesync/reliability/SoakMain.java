@@ -12,12 +12,12 @@ import io.statesync.embedded.EmbeddedRegistry;
 
 /**
  * One command per soak run, on its own child-process broker and registry under {@code --dir}:
- * {@code SoakMain --scenario fuzz|cas|crash|broker|registry [--records N] [--iterations N] [--dir D]}. Prints the report and exits
+ * {@code SoakMain --scenario fuzz|cas|crash|broker|registry|rebalance [--records N] [--iterations N] [--cycles N] [--dir D]}. Prints the report and exits
  * 0 when it passed, 1 when it did not.
  */
 public final class SoakMain {
 
-    private static final java.util.List<String> SCENARIOS = java.util.List.of("fuzz", "cas", "crash", "broker", "registry");
+    private static final java.util.List<String> SCENARIOS = java.util.List.of("fuzz", "cas", "crash", "broker", "registry", "rebalance");
 
     private SoakMain() {
     }
@@ -47,6 +47,14 @@ public final class SoakMain {
             AppConfig config = InProcessApp.isolatedConfig(bootstrap, registryUrl, dir.resolve("state"), overrides);
             var report = new CrashScenario(new ScenarioTarget(config, () -> true), dir).run(intOpt(opts, "iterations", 20),
                 Duration.ofSeconds(2), Duration.ofSeconds(8), 7L, timeout);
+            System.out.println(report);
+            return report.passed();
+        }
+        if (scenario.equals("rebalance")) {
+            overrides.putAll(RebalanceScenario.SETTINGS);
+            AppConfig config = InProcessApp.isolatedConfig(bootstrap, registryUrl, dir.resolve("state"), overrides);
+            var report = new RebalanceScenario(new ScenarioTarget(config, () -> true), dir).run(intOpt(opts, "cycles", 10),
+                Duration.ofSeconds(5), Duration.ofSeconds(3), timeout);
             System.out.println(report);
             return report.passed();
         }

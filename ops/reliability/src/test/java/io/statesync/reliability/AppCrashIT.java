@@ -30,9 +30,6 @@ class AppCrashIT {
         System.out.println("crash report: " + report);
 
         assertThat(report.timesToReady()).hasSize(3);
-        assertThat(report.load().ackedWrites()).isPositive();
-        assertThat(report.load().lostWrites()).isZero();
-        assertThat(report.load().corrections()).isPositive();
-        assertThat(report.load().duplicateCorrections()).as("replayed corrections, samples %s", report.load().samples()).isZero();
+        OutcomeAssertions.assertNothingLostNorReplayed(report.load());
     }
 }

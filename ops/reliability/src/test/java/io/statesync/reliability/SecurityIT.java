@@ -1,0 +1,146 @@
+package io.statesync.reliability;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.statesync.app.StatesyncApp;
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.junit.EmbeddedCluster;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * REST access control and secret hygiene against a real app: roles enforced, tokens never in the log (a child
+ * process at DEBUG whose whole output is searched), and the open default bound to loopback only.
+ */
+@ExtendWith(EmbeddedClusterExtension.class)
+class SecurityIT {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final String PATH = "/api/v1/resources/SecurityProbe/default/";
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void shouldEnforceRolesAndNeverLogATokenEvenAtDebug(EmbeddedCluster cluster) throws Exception {
+        String writer = "wtok-" + UUID.randomUUID();
+        String reader = "rtok-" + UUID.randomUUID();
+        String fromFile = "ftok-" + UUID.randomUUID();
+        Path tokensFile = Files.writeString(workDir.resolve("tokens"), "# readers\n" + fromFile + ":reader\n");
+        Map<String, Object> overrides = Map.of(AppConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader",
+            AppConfig.AUTH_TOKENS_FILE, tokensFile.toString());
+        AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
+            overrides);
+        Path log = workDir.resolve("statesync.log");
+        // The product's logging configuration (not this module's logback-test.xml), at DEBUG.
+        List<String> jvm = List.of("-Dlogback.configurationFile=logback.xml", "-Dlog.level=DEBUG");
+        try (ChildApp app = new ChildApp(config, log, jvm)) {
+            app.startAndAwaitReady(Duration.ofSeconds(60));
+            String base = "http://127.0.0.1:" + app.httpPort();
+
+            assertThat(send(put(base, "a", null))).isEqualTo(401);
+            assertThat(send(put(base, "a", "not-" + writer))).isEqualTo(401);
+            assertThat(send(put(base, "a", reader))).isEqualTo(403);
+            assertThat(send(put(base, "a", fromFile))).isEqualTo(403);
+            assertThat(send(get(base, "a", null))).isEqualTo(401);
+            assertThat(send(put(base, "a", writer))).isBetween(200, 201);
+            assertThat(send(get(base, "a", reader))).isEqualTo(200);
+            assertThat(send(get(base, "a", fromFile))).isEqualTo(200);
+            assertThat(send(get(base, "a", writer))).isEqualTo(200);
+            // A token where none belongs (as a name and in a query) must not be echoed into the log either.
+            send(get(base, writer, writer));
+            send(HttpRequest.newBuilder(URI.create(base + "/api/v1/resources?kind=" + reader)).build());
+        }
+        String output = Files.readString(log);
+        assertThat(output).as("the startup config dump ran, with the tokens masked").contains("auth.tokens").contains("[hidden]");
+        assertThat(output).as("DEBUG lines were written").contains(" DEBUG ");
+        assertThat(output).doesNotContain(writer).doesNotContain(reader).doesNotContain(fromFile);
+    }
+
+    @Test
+    void shouldBindTheOpenDefaultToLoopbackOnly(EmbeddedCluster cluster) throws Exception {
+        assertThat(InetAddress.getByName(new AppConfig(Map.of()).getString(AppConfig.HTTP_HOST)).isLoopbackAddress())
+            .as("the default http.host, which `statesync up` keeps").isTrue();
+        AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
+            Map.of());
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            int port = app.httpPort();
+            assertThat(connects(InetAddress.getLoopbackAddress(), port)).isTrue();
+            Optional<InetAddress> external = nonLoopbackAddress();
+            external.ifPresent(address -> assertThat(connects(address, port)).as("reachable on " + address).isFalse());
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartOnANonLoopbackHostWithoutTokens(EmbeddedCluster cluster) {
+        Map<String, Object> open = new HashMap<>(Map.of(AppConfig.HTTP_HOST, "0.0.0.0"));
+        AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
+            open);
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            assertThatThrownBy(app::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("http.host=0.0.0.0 is not a loopback address").hasMessageContaining("auth.tokens");
+        }
+    }
+
+    private static HttpRequest put(String base, String name, String token) {
+        return withToken(HttpRequest.newBuilder(URI.create(base + PATH + name)).header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString("{\"spec\":{\"replicas\":1}}")), token).build();
+    }
+
+    private static HttpRequest get(String base, String name, String token) {
+        return withToken(HttpRequest.newBuilder(URI.create(base + PATH + name)), token).build();
+    }
+
+    private static HttpRequest.Builder withToken(HttpRequest.Builder b, String token) {
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
+    }
+
+    private static int send(HttpRequest request) throws IOException, InterruptedException {
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static boolean connects(InetAddress address, int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(address, port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** An address of this machine other than loopback, if it has one (a sandbox may not). */
+    private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
+        for (NetworkInterface nic : NetworkInterface.networkInterfaces().toList()) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                Optional<InetAddress> a = nic.inetAddresses().filter(Inet4Address.class::isInstance).findFirst();
+                if (a.isPresent()) {
+                    return a;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

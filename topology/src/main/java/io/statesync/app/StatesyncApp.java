@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.statesync.app.internal.StartupSteps;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.RestServer;
 import io.statesync.topology.ReconcileMetrics;
@@ -19,9 +20,12 @@ import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,31 +49,54 @@ public final class StatesyncApp implements AutoCloseable {
         this.config = config;
     }
 
-    /** Creates or verifies topics, seeds kind policies, starts the REST server and then the streams. */
+    /**
+     * Creates or verifies topics, seeds kind policies, starts the REST server and then the streams. Steps that do
+     * not depend on each other run at the same time; each is logged with its duration.
+     */
     public void start() {
         LOG.info("Starting statesync with {}", config.describe());
         TopicNames topics = new TopicNames(config.topicPrefix());
+        try (StartupSteps steps = new StartupSteps()) {
+            var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));
+            var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
+            steps.run("bind JVM metrics", this::bindJvmMetrics);
+            StartupSteps.join(topicsReady);
+            // Seeding and the REST server both need the topics; the streams need the seeded policies and the bound port.
+            var seeded = steps.async("seed kind policies", () -> new KindPolicySeeder(config, topics).seedIfConfigured());
+            rest = new RestServer(config, this, registry);
+            steps.run("start REST", rest::start);
+            StartupSteps.join(seeded);
+            streams = steps.run("create streams", () -> newStreams(StartupSteps.join(topology)));
+            steps.run("start streams", streams::start);
+            rest.streamsStarted(streams);
+            LOG.info("statesync started in {} ms; the streams are now {}", steps.elapsedMillis(), streams.state());
+        }
+    }
+
+    private void ensureTopics(TopicNames topics) {
         try (Admin admin = Admin.create(adminProps())) {
             new TopicManager(admin, topics, config.getInt(AppConfig.TOPIC_PARTITIONS),
                 config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR)).ensureTopics(config.getBoolean(AppConfig.TOPIC_CREATE));
         }
-        new KindPolicySeeder(config, topics).seedIfConfigured();
-        bindJvmMetrics();
-        rest = new RestServer(config, this, registry);
-        rest.start();
-        Topology topology = StatesyncTopology.build(config, metrics, Clock.systemUTC());
+    }
+
+    private KafkaStreams newStreams(Topology topology) {
         var props = StatesyncTopology.streamsProperties(config, metrics);
         // Only the bound REST server knows the port when http.port is 0, so it alone says what other instances call.
-        props.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_SERVER_CONFIG, rest.advertisedServer());
-        streams = new KafkaStreams(topology, props);
-        streams.setUncaughtExceptionHandler(e -> {
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, rest.advertisedServer());
+        String instanceId = config.getString(AppConfig.GROUP_INSTANCE_ID);
+        if (!instanceId.isEmpty()) {
+            // Streams suffixes it with the thread index, so each stream thread is its own static member.
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+        }
+        KafkaStreams created = new KafkaStreams(topology, props);
+        created.setUncaughtExceptionHandler(e -> {
             LOG.error("Stream thread died; replacing it", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics = new KafkaStreamsMetrics(created);
         streamsMetrics.bindTo(registry);
-        streams.start();
-        rest.streamsStarted(streams);
+        return created;
     }
 
     private void bindJvmMetrics() {
@@ -115,15 +142,20 @@ public final class StatesyncApp implements AutoCloseable {
         return streams != null && streams.state() == KafkaStreams.State.RUNNING;
     }
 
-    /** Leaves the group on close, so a restart is ready in about a second instead of after the session timeout. */
+    /**
+     * A dynamic member leaves the group on close, so that a restart is not held in REBALANCING until the broker
+     * expires the old member (session timeout, 45 s). A static member stays: its restart within the session timeout
+     * resumes its tasks without a rebalance.
+     */
     @Override
     public void close() {
         if (rest != null) {
             rest.stop();
         }
         if (streams != null) {
-            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(CLOSE_TIMEOUT));
+            var membership = config.getString(AppConfig.GROUP_INSTANCE_ID).isEmpty()
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
+            streams.close(CloseOptions.groupMembershipOperation(membership).withTimeout(CLOSE_TIMEOUT));
         }
         if (streamsMetrics != null) {
             streamsMetrics.close();

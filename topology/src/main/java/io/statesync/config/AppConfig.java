@@ -40,6 +40,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String STATE_DIR = "state.dir";
     public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
     public static final String MAX_STALE_LAG = "max.stale.lag";
+    public static final String GROUP_INSTANCE_ID = "group.instance.id";
     public static final String HTTP_HOST = "http.host";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_MAX_BODY_BYTES = "http.max.body.bytes";
@@ -221,6 +222,10 @@ public final class AppConfig extends AbstractConfig {
                 "Directory of the local state stores (RocksDB). Keep it across restarts for a fast start.")
             .define(NUM_STANDBY_REPLICAS, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM,
                 "Standby replicas of each state store on other instances, for fast failover and standby reads.")
+            .define(GROUP_INSTANCE_ID, Type.STRING, "", Importance.MEDIUM,
+                "Static group membership: a name unique to this instance and stable across its restarts (e.g. the pod name of a StatefulSet)."
+                    + " A restart within the consumer session timeout (45 s) then resumes the instance's tasks without a rebalance, and a clean"
+                    + " stop keeps them assigned to it; empty: dynamic membership, a clean stop leaves the group. statesync up sets it.")
             .define(MAX_STALE_LAG, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
                 "A read may be served from a standby or restoring store only when its offset lag is at most this.")
             .define(LOG_FORMAT, Type.STRING, "text", ValidString.in("text", "json"), Importance.LOW,

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
@@ -40,14 +39,10 @@ public final class UpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CountDownLatch stop = new CountDownLatch(1);
         EmbeddedRuntime runtime = new EmbeddedRuntime(dataDir, kafkaPort, registryPort);
         StatesyncApp[] app = new StatesyncApp[1];
         AutoCloseable[] agent = new AutoCloseable[1];
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            shutdown(agent[0], app[0], runtime);
-            stop.countDown();
-        }, "statesync-up-shutdown"));
+        OrderlyShutdown stop = OrderlyShutdown.install(() -> shutdown(agent[0], app[0], runtime));
         System.out.println("Starting the embedded broker and registry under " + dataDir.toAbsolutePath() + " ...");
         runtime.start();
         AppConfig config = AppConfig.load(null, System.getenv(), appOverrides(runtime));
@@ -68,6 +63,8 @@ public final class UpCommand implements Callable<Integer> {
         p.put(AppConfig.STATE_DIR, dataDir.resolve("streams").toString());
         p.put(AppConfig.HTTP_HOST, "127.0.0.1");
         p.put(AppConfig.HTTP_PORT, httpPort);
+        // One instance on one data directory: a static member, so a restart resumes its tasks without a rebalance.
+        p.put(AppConfig.GROUP_INSTANCE_ID, "statesync-up");
         overrides.forEach((k, v) -> {
             if (!k.startsWith("simulator.") && !k.startsWith("agent.")) {
                 p.put(k, v);

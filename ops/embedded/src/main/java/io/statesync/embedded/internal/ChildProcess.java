@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChildProcess {
     private static final Logger log = LoggerFactory.getLogger(ChildProcess.class);
+    private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
     private final String name;
     private final Process process;
@@ -38,7 +42,7 @@ public final class ChildProcess {
     public static ChildProcess start(String name, List<String> command, Map<String, String> env, Path logFile) {
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
-            ProcessBuilder builder = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(inOwnSession(command))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
@@ -50,6 +54,22 @@ public final class ChildProcess {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + name + ": " + command, e);
         }
+    }
+
+    /**
+     * Ctrl-C in a terminal signals the whole foreground process group, so a child in the parent's group would stop
+     * at the same moment as the parent instead of after it: the broker would be gone before the pipeline could
+     * commit and leave its consumer group. {@code setsid} execs in place (a child is never a group leader), so the
+     * PID stays the one we track. Where it is missing, the child shares the group as before.
+     */
+    static List<String> inOwnSession(List<String> command) {
+        if (SETSID.isEmpty()) {
+            return command;
+        }
+        List<String> detached = new ArrayList<>(command.size() + 1);
+        detached.add(SETSID.get());
+        detached.addAll(command);
+        return detached;
     }
 
     /** Runs a short-lived command to completion, failing if it exits non-zero or outlives {@code timeout}. */

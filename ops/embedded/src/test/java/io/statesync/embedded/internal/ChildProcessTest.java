@@ -27,6 +27,17 @@ class ChildProcessTest {
     }
 
     @Test
+    void shouldRunChildInItsOwnProcessGroupSoThatCtrlCReachesOnlyTheParent() throws Exception {
+        ChildProcess child = ChildProcess.start("sleeper", List.of("sleep", "60"), Map.of(), dir.resolve("sleep.log"));
+        try {
+            long ownGroup = processGroup(ProcessHandle.current().pid());
+            assertThat(processGroup(child.pid())).isEqualTo(child.pid()).isNotEqualTo(ownGroup);
+        } finally {
+            child.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
     void shouldKillChildThatIgnoresGracefulStop() {
         ChildProcess child = ChildProcess.start("stubborn", List.of("sh", "-c", "trap '' TERM; echo ready; sleep 60"),
                 Map.of(), dir.resolve("stubborn.log"));
@@ -62,6 +73,12 @@ class ChildProcessTest {
                 Duration.ofMillis(300)))
                 .hasMessageContaining("did not finish within");
         assertThat(ChildProcessReaper.children()).noneMatch(h -> h.info().command().orElse("").endsWith("sleep"));
+    }
+
+    /** Field 5 of /proc/<pid>/stat, after the parenthesised command name. */
+    private static long processGroup(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
     }
 
     private static boolean logContains(ChildProcess child, String text) {

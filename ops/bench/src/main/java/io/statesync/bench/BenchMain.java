@@ -9,8 +9,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.statesync.bench.system.BenchCluster;
 import io.statesync.bench.system.ConvergenceSuite;
+import io.statesync.bench.system.LatencySuite;
 import io.statesync.bench.system.MachineInfo;
 import io.statesync.bench.system.MemorySuite;
+import io.statesync.bench.system.RestSuite;
 import io.statesync.bench.system.RestartSuite;
 import io.statesync.bench.system.ThroughputSuite;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
- *     [--suite all|throughput|convergence|memory|restart] [--quick] [--runs 3] [--records N] [--keys N] [--resources N] [--memory-resources N] [--guarantee exactly_once_v2|at_least_once]
+ *     [--suite all|throughput|latency|convergence|rest|memory|restart] [--quick] [--runs 3] [--records N] [--keys N]
+ *     [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N] [--commit-interval-ms N]
+ *     [--guarantee exactly_once_v2|at_least_once]
  * </pre>
  */
 public final class BenchMain {
@@ -30,7 +34,7 @@ public final class BenchMain {
     }
 
     record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, int memoryResources,
-                   Map<String, Object> overrides) {
+                   int rate, int seconds, int restResources, Map<String, Object> overrides) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -49,6 +53,9 @@ public final class BenchMain {
     private static String runSuite(BenchCluster cluster, String suite, Options o) throws Exception {
         return switch (suite) {
             case "throughput" -> new ThroughputSuite(cluster, o.records(), o.keys()).run(o.runs(), o.overrides());
+            case "latency" -> new LatencySuite(cluster, o.rate(), o.seconds(), o.quick() ? 4_000 : 20_000, !o.quick())
+                .run(o.runs(), o.overrides());
+            case "rest" -> new RestSuite(cluster, o.restResources(), o.quick() ? 2 : 10).run(o.runs(), o.overrides());
             case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
             case "memory" -> new MemorySuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
             case "restart" -> new RestartSuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
@@ -57,13 +64,16 @@ public final class BenchMain {
     }
 
     static Options parse(String[] args) {
-        List<String> suites = new ArrayList<>(List.of("throughput", "convergence", "memory", "restart"));
+        List<String> suites = new ArrayList<>(List.of("throughput", "latency", "convergence", "rest", "memory", "restart"));
         boolean quick = List.of(args).contains("--quick");
         int runs = 3;
         int records = quick ? 100_000 : 1_000_000;
         int keys = quick ? 10_000 : 100_000;
         int resources = quick ? 10_000 : 100_000;
         int memoryResources = quick ? 100_000 : 1_000_000;
+        int rate = quick ? 2_000 : 20_000;
+        int seconds = quick ? 5 : 60;
+        int restResources = quick ? 10_000 : 100_000;
         Map<String, Object> overrides = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -74,11 +84,15 @@ public final class BenchMain {
                 case "--keys" -> keys = Integer.parseInt(args[++i]);
                 case "--resources" -> resources = Integer.parseInt(args[++i]);
                 case "--memory-resources" -> memoryResources = Integer.parseInt(args[++i]);
+                case "--rate" -> rate = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--rest-resources" -> restResources = Integer.parseInt(args[++i]);
+                case "--commit-interval-ms" -> overrides.put("commit.interval.ms", Long.parseLong(args[++i]));
                 case "--guarantee" -> overrides.put("processing.guarantee", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        return new Options(suites, quick, runs, records, keys, resources, memoryResources, overrides);
+        return new Options(suites, quick, runs, records, keys, resources, memoryResources, rate, seconds, restResources, overrides);
     }
 
     /**

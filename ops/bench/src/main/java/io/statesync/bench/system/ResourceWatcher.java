@@ -1,20 +1,14 @@
 package io.statesync.bench.system;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -34,16 +28,7 @@ final class ResourceWatcher implements AutoCloseable {
         this.syncedGeneration = new long[expected.length];
         this.topic = new TopicNames(config.topicPrefix()).resources();
         this.deserializer = new TopologySerdes(config).resource().deserializer();
-        this.consumer = new KafkaConsumer<>(Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)),
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-            ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000),
-            new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
+        this.consumer = CommittedReader.open(config, topic, false);
     }
 
     /** Returns the nanoTime at which the last expected resource was seen Synced. */

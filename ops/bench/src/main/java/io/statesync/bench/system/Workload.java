@@ -91,6 +91,15 @@ public final class Workload {
             new StringSerializer(), new ByteArraySerializer());
     }
 
+    /** Latency over batching: a write waits at most 1 ms for its batch. */
+    public static KafkaProducer<String, byte[]> latencyProducer(AppConfig config) {
+        return new KafkaProducer<>(Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)),
+            ProducerConfig.LINGER_MS_CONFIG, 1,
+            ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024),
+            new StringSerializer(), new ByteArraySerializer());
+    }
+
     /** {@code n} new resources, one desired write each, spec revision 0. */
     public static void writeResources(AppConfig config, int n) {
         TopicNames topics = new TopicNames(config.topicPrefix());

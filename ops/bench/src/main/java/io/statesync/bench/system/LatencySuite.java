@@ -1,0 +1,200 @@
+package io.statesync.bench.system;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.ObservedState;
+import io.statesync.config.AppConfig;
+import io.statesync.schemas.Values;
+import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Suite 2: statesync (as {@code StatesyncApp} runs its topology) plus {@link EchoAgent}. After {@code keys}
+ * resources are created and Synced, an open-loop producer writes at a fixed rate and each write's latency runs from
+ * its intended send time to the correction that answers it on statesync.corrections, read read_committed.
+ * <ul>
+ * <li>desired: each write is a new spec (a {@code seq} field), so it always needs a correction;</li>
+ * <li>drift: each write is an observation at the current generation whose {@code replicas} differs from desired.</li>
+ * </ul>
+ * Every (phase, guarantee, run) has its own topics and application id, so an overloaded run's backlog never
+ * delays the next one.
+ */
+public final class LatencySuite {
+
+    static final String EOS = "exactly_once_v2";
+    static final String ALOS = "at_least_once";
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    /** A rate is sustained when every write is answered within the drain time and p99 stays under this. */
+    private static final double SUSTAINED_P99_MS = 1_000;
+
+    enum Phase { DESIRED, DRIFT }
+
+    record Result(Latencies latencies, double achievedRate, long sent, long answered, long commitMs) {
+        boolean sustained(double target) {
+            return answered == sent && achievedRate >= 0.95 * target && latencies.p99() <= SUSTAINED_P99_MS;
+        }
+    }
+
+    private final BenchCluster cluster;
+    private final int rate;
+    private final int seconds;
+    private final int keys;
+    private final int drainSeconds;
+    private final boolean searchSustainedRate;
+
+    public LatencySuite(BenchCluster cluster, int rate, int seconds, int keys, boolean searchSustainedRate) {
+        this.cluster = cluster;
+        this.rate = rate;
+        this.seconds = seconds;
+        this.keys = keys;
+        this.drainSeconds = Math.max(3, seconds / 4);
+        this.searchSustainedRate = searchSustainedRate;
+    }
+
+    public String run(int runs, Map<String, Object> overrides) throws Exception {
+        List<String> guarantees = overrides.containsKey(AppConfig.PROCESSING_GUARANTEE)
+            ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
+        Table table = new Table(String.format("Latency: %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
+            rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
+            "p50", "p99", "p99.9", "max");
+        Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
+        row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
+        for (Phase phase : Phase.values()) {
+            for (String guarantee : guarantees) {
+                List<Result> results = new ArrayList<>();
+                for (int r = 1; r <= runs; r++) {
+                    Result res = measure(phase, guarantee, rate, seconds, overrides);
+                    results.add(res);
+                    row(table, phase, guarantee, String.valueOf(r), res);
+                }
+                medianRow(table, phase, guarantee, results);
+            }
+        }
+        return table.render() + (searchSustainedRate ? sustainedRate(guarantees.get(0), overrides) : "");
+    }
+
+    private static void row(Table table, Phase phase, String guarantee, String run, Result r) {
+        Latencies l = r.latencies();
+        table.row(phase.name().toLowerCase(), guarantee, r.commitMs(), run, r.achievedRate(),
+            String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max());
+    }
+
+    private static void medianRow(Table table, Phase phase, String guarantee, List<Result> results) {
+        List<Latencies> l = results.stream().map(Result::latencies).toList();
+        table.row(phase.name().toLowerCase(), guarantee, results.get(0).commitMs(), "**median**",
+            Stats.median(results.stream().map(Result::achievedRate).toList()), "",
+            Latencies.median(l, Latencies::p50), Latencies.median(l, Latencies::p99), Latencies.median(l, Latencies::p999),
+            Latencies.median(l, Latencies::max));
+    }
+
+    /** Halves the rate until one is sustained, then tries halfway back up once: the highest rate this machine holds. */
+    private String sustainedRate(String guarantee, Map<String, Object> overrides) throws Exception {
+        int ladderSeconds = Math.max(5, seconds / 3);
+        Table table = new Table(String.format("Highest sustained rate, desired writes, %s, %d s per step (sustained: all answered, p99 <= %.0f ms)",
+            guarantee, ladderSeconds, SUSTAINED_P99_MS), "target writes/s", "achieved writes/s", "answered / sent", "p50", "p99", "p99.9", "max", "sustained");
+        int failed = rate;
+        for (int r = rate / 2; r >= 250; r /= 2) {
+            if (step(table, guarantee, r, ladderSeconds, overrides)) {
+                step(table, guarantee, (r + failed) / 2, ladderSeconds, overrides);
+                break;
+            }
+            failed = r;
+        }
+        return table.render();
+    }
+
+    private boolean step(Table table, String guarantee, int target, int stepSeconds, Map<String, Object> overrides) throws Exception {
+        Result r = measure(Phase.DESIRED, guarantee, target, stepSeconds, overrides);
+        Latencies l = r.latencies();
+        table.row(target, r.achievedRate(), String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max(),
+            r.sustained(target) ? "yes" : "no");
+        return r.sustained(target);
+    }
+
+    private Result measure(Phase phase, String guarantee, int target, int runSeconds, Map<String, Object> overrides) throws Exception {
+        Map<String, Object> o = new HashMap<>(overrides);
+        o.put(AppConfig.PROCESSING_GUARANTEE, guarantee);
+        AppConfig config = cluster.newRun("latency", o);
+        SchemaWarmup.statesync(new TopologySerdes(config), new TopicNames(config.topicPrefix()), config.getString(AppConfig.APPLICATION_ID));
+        try (StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
+                StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start();
+             EchoAgent agent = new EchoAgent(config).start()) {
+            app.awaitRunning(Duration.ofMinutes(2));
+            preload(config);
+            Result r = openLoop(config, phase, target, runSeconds);
+            System.err.printf("  %s %s %,d/s: achieved %,.0f/s, answered %,d / %,d, p99 %.1f ms%n", phase, guarantee, target,
+                r.achievedRate(), r.answered(), r.sent(), r.latencies().p99());
+            return r;
+        }
+    }
+
+    /** Every key exists and is Synced before the clock starts, so the phase measures updates, not creations. */
+    private void preload(AppConfig config) {
+        Workload.writeResources(config, keys);
+        long[] expected = new long[keys];
+        Arrays.fill(expected, 1);
+        try (ResourceWatcher watcher = new ResourceWatcher(config, expected)) {
+            watcher.awaitAllSynced(TIMEOUT);
+        }
+    }
+
+    private Result openLoop(AppConfig config, Phase phase, int target, int runSeconds) throws Exception {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        TopologySerdes serdes = new TopologySerdes(config);
+        OpenLoop schedule = new OpenLoop(target);
+        PendingWrites pending = new PendingWrites(keys, schedule);
+        OpenLoop.Done done;
+        try (CorrectionTracker tracker = new CorrectionTracker(config, (c, arrived) -> answer(phase, pending, c, arrived)).start();
+             KafkaProducer<String, byte[]> producer = Workload.latencyProducer(config)) {
+            Serializer<DesiredState> ds = serdes.desired().serializer();
+            Serializer<ObservedState> os = serdes.observed().serializer();
+            done = schedule.run(runSeconds, (i, due) -> {
+                int k = (int) (i % keys);
+                producer.send(phase == Phase.DESIRED
+                    ? new ProducerRecord<>(topics.desired(), Workload.key(k), ds.serialize(topics.desired(), Workload.desired(k, newSpec(i))))
+                    : new ProducerRecord<>(topics.observed(), Workload.key(k), os.serialize(topics.observed(), drift(k))));
+                pending.sent(i + 1);
+            });
+            long drainUntil = System.nanoTime() + drainSeconds * 1_000_000_000L;
+            while (pending.answered() < done.count() && System.nanoTime() < drainUntil) {
+                Thread.sleep(20);
+            }
+        }
+        Latencies latencies = Latencies.of(pending.close(System.nanoTime()));
+        return new Result(latencies, done.rate(), done.count(), pending.answered(), config.getLong(AppConfig.COMMIT_INTERVAL_MS));
+    }
+
+    private static void answer(Phase phase, PendingWrites pending, Correction c, long arrived) {
+        String name = c.getName();
+        int k = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
+        if (phase == Phase.DRIFT) {
+            pending.completeSent(k, arrived);
+        } else if (Values.toJava(c.getDesiredSpec()) instanceof Map<?, ?> spec && spec.get("seq") instanceof Long seq) {
+            pending.complete(k, seq, arrived);
+        }
+    }
+
+    /** A spec no agent has applied yet: the write's index makes it unique. */
+    private static Map<String, Object> newSpec(long i) {
+        Map<String, Object> spec = Workload.spec(1, 3);
+        spec.put("seq", i);
+        return spec;
+    }
+
+    /** The preloaded resource (generation 1, spec revision 0) observed with 4 replicas instead of 3. */
+    private static ObservedState drift(int k) {
+        return Workload.observed(k, 1, Workload.spec(0, 4), null);
+    }
+}

@@ -59,6 +59,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String AUTH_TOKENS_FILE = "auth.tokens.file";
     public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
     public static final String WATCH_MAX_QUEUE = "watch.max.queue";
+    public static final String WATCH_SEND_TIMEOUT_MS = "watch.send.timeout.ms";
     public static final String LOG_FORMAT = "log.format";
 
     public static final String KAFKA_PREFIX = "kafka.";
@@ -261,7 +262,9 @@ public final class AppConfig extends AbstractConfig {
             .define(WATCH_BOOKMARK_INTERVAL_MS, Type.LONG, 30_000L, Range.between(100, 3_600_000), Importance.LOW,
                 "How often an idle watch receives a BOOKMARK with its current position.")
             .define(WATCH_MAX_QUEUE, Type.INT, 10_000, Range.between(10, 10_000_000), Importance.LOW,
-                "Events buffered for one watch client; a client that falls further behind is disconnected.");
+                "Events buffered for one watch client; a client that falls further behind is disconnected.")
+            .define(WATCH_SEND_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.LOW,
+                "A watch client whose socket accepts no data for this long is disconnected, so it never holds a server thread.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

@@ -93,7 +93,7 @@ public final class RestServer {
         admission = new AdmissionClient(config, topics, serdes);
         hub = new ResourceHub(config, topics, serdes);
         admin = Admin.create(adminProps());
-        watch = new WatchHandler(config, hub, () -> resourcesOffsets(OffsetSpec.earliest()));
+        watch = new WatchHandler(config, hub, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);

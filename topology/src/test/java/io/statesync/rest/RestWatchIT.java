@@ -1,5 +1,11 @@
 package io.statesync.rest;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +22,7 @@ import java.util.UUID;
 import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.admin.Admin;
@@ -43,16 +50,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static io.statesync.rest.RestTestApp.body;
 import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Watch resume, 410 Gone, bookmarks, and the compare-and-swap race, over real HTTP on the embedded broker. */
 @ExtendWith(EmbeddedClusterExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestWatchIT {
 
-    /** CAS race rounds: 200 (the issue asks for 500; 200 keeps the suite's time reasonable and still races every round). */
-    private static final int CAS_ROUNDS = 200;
+    /** CAS race rounds, as the issue asks: two writers race on the same expected version in each. */
+    private static final int CAS_ROUNDS = 500;
     private static final int KEYS = 50;
     private static final int UPDATES_PER_KEY = 20;
+    private static final long SEND_TIMEOUT_MS = 2_000;
+    /** Enough 32 KB objects to overflow the server's socket send buffer (at most 4 MB here) and Jetty's buffer. */
+    private static final int SLOW_WATCH_OBJECTS = 250;
 
     private static RestTestApp app;
     private static Map<String, Object> config;
@@ -60,6 +71,7 @@ class RestWatchIT {
     @BeforeAll
     static void start() throws Exception {
         config = RestTestApp.config("rest-watch", RestTestApp.prefix("rest-watch"));
+        config.put(AppConfig.WATCH_SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
         app = RestTestApp.start(config);
     }
 
@@ -220,11 +232,55 @@ class RestWatchIT {
 
     @Test
     @Order(5)
-    void shouldAnswer400ForAPositionThatIsNotAToken() throws Exception {
-        try (SseClient w = SseClient.open(app.base, "/api/v1/watch?resourceVersion=garbage", RestTestApp.READER)) {
-            assertThat(w.status).isEqualTo(400);
-            assertThat(RestTestApp.JSON.readTree(w.errorBody).path("code").asInt()).isEqualTo(400);
+    void shouldAnswer410ForAPositionThatIsNotAToken() throws Exception {
+        for (String bad : List.of("garbage", "eyJ2IjoyfQ", "eyJ2IjoxLCJvIjpbLTFdfQ")) {
+            try (SseClient w = SseClient.open(app.base, "/api/v1/watch?resourceVersion=" + bad, RestTestApp.READER)) {
+                assertThat(w.status).as(bad).isEqualTo(410);
+                assertThat(RestTestApp.JSON.readTree(w.errorBody).path("reason").asText()).isEqualTo("Gone");
+            }
         }
+    }
+
+    @Test
+    @Order(7)
+    void shouldSendDeletedWhenAnObjectStopsMatchingTheSelectorAndAddedWhenItMatchesAgain() throws Exception {
+        String ns = "sel-" + UUID.randomUUID().toString().substring(0, 6);
+        String path = "/api/v1/resources/Watched/" + ns + "/one";
+        assertThat(app.put("/api/v1/kinds/Watched", Map.of("correctionDeadlineMs", 600_000, "resyncPeriodMs", 600_000,
+            "stalenessBoundMs", 600_000)).statusCode()).isEqualTo(200);
+        String position = json(app.get("/api/v1/resources?namespace=" + ns)).path("metadata").path("resourceVersion").asText();
+        try (SseClient w = SseClient.open(app.base, "/api/v1/watch?namespace=" + ns + "&labelSelector=tier%3Dweb&resourceVersion="
+            + position, RestTestApp.READER)) {
+            app.put("/api/v1/resources/Watched/" + ns + "/never", body(Map.of("a", 0), Map.of("tier", "db")));
+            app.put(path, body(Map.of("a", 1), Map.of("tier", "web")));
+            assertNextChange(w, "ADDED", "web", 1);
+            app.put(path, body(Map.of("a", 2), Map.of("tier", "db")));
+            assertNextChange(w, "DELETED", "web", 1);
+            app.put(path, body(Map.of("a", 3), Map.of("tier", "db")));
+            app.put(path, body(Map.of("a", 4), Map.of("tier", "web")));
+            assertNextChange(w, "ADDED", "web", 4);
+            app.put(path, body(Map.of("a", 5), Map.of("tier", "web")));
+            assertNextChange(w, "MODIFIED", "web", 5);
+            assertThat(app.send("DELETE", path, null, null).statusCode()).isEqualTo(200);
+            assertNextChange(w, "DELETED", "web", 5);
+        }
+    }
+
+    /**
+     * The next change event must be {@code type} of "one" with the given label and spec. Bookmarks are skipped, and so
+     * are status-only MODIFIED events of the previous state (the reconciler updates status after each write).
+     */
+    private static void assertNextChange(SseClient w, String type, String tier, int a) throws InterruptedException {
+        SseClient.Event e;
+        do {
+            e = w.next(Duration.ofSeconds(10));
+        } while (e != null && (e.type().equals("BOOKMARK") || e.type().equals("MODIFIED")
+            && !(type.equals("MODIFIED") && e.data().path("object").path("spec").path("a").asInt() == a)));
+        assertThat(e).as("a " + type + " event").isNotNull();
+        var object = e.data().path("object");
+        assertThat(e.type() + " " + object.path("metadata").path("name").asText() + " " + object.path("metadata")
+            .path("labels").path("tier").asText() + " " + object.path("spec").path("a").asInt())
+            .isEqualTo(type + " one " + tier + " " + a);
     }
 
     @Test
@@ -234,6 +290,75 @@ class RestWatchIT {
         try (SseClient w = SseClient.open(app.base, "/api/v1/watch?resourceVersion=" + token, RestTestApp.READER)) {
             assertThat(w.status).isEqualTo(410);
         }
+    }
+
+    @Test
+    @Order(8)
+    void shouldCutOffAWatchClientThatStopsReadingWhileOthersGetEveryChange() throws Exception {
+        String ns = "slow-" + UUID.randomUUID().toString().substring(0, 6);
+        String watch = "/api/v1/watch?namespace=" + ns + "&resourceVersion="
+            + json(app.get("/api/v1/resources?namespace=" + ns)).path("metadata").path("resourceVersion").asText();
+        double cutoffsBefore = cutoffs();
+        try (Socket stalled = openWithoutReading(watch); SseClient reader = SseClient.open(app.base, watch, RestTestApp.READER)) {
+            String big = "x".repeat(32 * 1024);
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            List<Future<Integer>> writes = new ArrayList<>();
+            for (int k = 0; k < SLOW_WATCH_OBJECTS; k++) {
+                String path = "/api/v1/resources/WebApp/" + ns + "/o" + k;
+                writes.add(pool.submit(() -> app.put(path, body(Map.of("blob", big), Map.of())).statusCode()));
+            }
+            for (Future<Integer> f : writes) {
+                assertThat(f.get()).as("writes keep being answered while a watcher is stalled").isEqualTo(201);
+            }
+            pool.shutdown();
+            long writesDone = System.nanoTime();
+            await().atMost(Duration.ofMillis(SEND_TIMEOUT_MS + 10_000)).pollInterval(Duration.ofMillis(100))
+                .until(() -> cutoffs() > cutoffsBefore);
+            System.out.printf("stalled watch cut off %d ms after the last write (send timeout %d ms)%n",
+                Duration.ofNanos(System.nanoTime() - writesDone).toMillis(), SEND_TIMEOUT_MS);
+            assertThat(app.get("/healthz").statusCode()).isEqualTo(200);
+            assertConnectionEnds(stalled);
+            Set<String> added = new HashSet<>();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (added.size() < SLOW_WATCH_OBJECTS && System.currentTimeMillis() < deadline) {
+                SseClient.Event e = reader.next(Duration.ofSeconds(1));
+                if (e != null && e.type().equals("ADDED")) {
+                    added.add(e.data().path("object").path("metadata").path("name").asText());
+                }
+            }
+            assertThat(added).as("the reading watcher got every object").hasSize(SLOW_WATCH_OBJECTS);
+        }
+    }
+
+    /** A raw HTTP watch request on a socket with a tiny receive buffer, whose answer is never read. */
+    private static Socket openWithoutReading(String pathAndQuery) throws IOException {
+        URI base = URI.create(app.base);
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
+        s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\nAuthorization: Bearer "
+            + RestTestApp.READER + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        return s;
+    }
+
+    /** Draining a cut-off connection reaches its end quickly; a live one would keep delivering bookmarks. */
+    private static void assertConnectionEnds(Socket s) throws IOException {
+        s.setSoTimeout(5_000);
+        byte[] buf = new byte[65_536];
+        long deadline = System.currentTimeMillis() + 10_000;
+        try {
+            while (s.getInputStream().read(buf) >= 0) {
+                assertThat(System.currentTimeMillis()).as("the stalled connection was closed").isLessThan(deadline);
+            }
+        } catch (SocketException reset) {
+            // A reset is as good as an end: the server closed the connection with unread data.
+        }
+    }
+
+    private static double cutoffs() {
+        return app.app.registry().find(WatchHandler.CUTOFFS).tag("reason", "send-timeout").counters().stream()
+            .mapToDouble(c -> c.count()).sum();
     }
 
     /** Last: it deletes history of this class's resources topic. */

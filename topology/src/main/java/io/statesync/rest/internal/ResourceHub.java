@@ -45,8 +45,12 @@ public final class ResourceHub implements AutoCloseable {
 
     public enum Type { ADDED, MODIFIED, DELETED }
 
-    /** One change; {@code offset} is the record's offset in {@code partition}, {@code seq} the hub's own order. */
-    public record Change(long seq, int partition, long offset, Type type, String key, Resource resource) {
+    /**
+     * One change; {@code offset} is the record's offset in {@code partition}, {@code seq} the hub's own order.
+     * {@code previous} is the object before it (null for ADDED), so a filtered watch can tell when an object starts
+     * or stops matching.
+     */
+    public record Change(long seq, int partition, long offset, Type type, String key, Resource resource, Resource previous) {
     }
 
     /** Changes from a cursor on; {@code positionAfter} is set when they reach the hub's head. */
@@ -150,7 +154,7 @@ public final class ResourceHub implements AutoCloseable {
             evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
         }
         ring[(int) (nextSeq % RING_CAPACITY)] = new Change(nextSeq, r.partition(), r.offset(), type, r.key(),
-            res == null ? deleted(r.key(), previous) : res);
+            res == null ? deleted(r.key(), previous) : res, previous);
         nextSeq++;
     }
 

@@ -4,29 +4,47 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchPosition;
+import org.eclipse.jetty.server.Request;
 
 /**
  * {@code GET /api/v1/watch}: a Server-Sent Events stream of ADDED, MODIFIED, DELETED and BOOKMARK events.
  *
  * <p>Each event's SSE {@code id} is the position just after it, so a client resumes with the last id it saw
  * (as {@code resourceVersion}) and gets neither a gap nor a duplicate. Without {@code resourceVersion} the stream
- * starts with an ADDED event per current object. A position before the log start of statesync.resources or
- * older than this instance's change ring is answered 410 Gone, so the client re-lists; a position that is not a
- * token at all is a 400. A client more than {@code watch.max.queue} changes behind is sent an ERROR event and
- * disconnected rather than buffered without bound.
+ * starts with an ADDED event per current object. A position that cannot be replayed is answered 410 Gone, so the
+ * client re-lists, as Kubernetes clients do: one before the log start of statesync.resources, older than this
+ * instance's change ring, of another partition count, or one that does not decode at all.
+ *
+ * <p>As in Kubernetes, a filtered watch sees an object that stops matching as DELETED and one that starts matching
+ * as ADDED.
+ *
+ * <p>Slow clients cost bounded memory and bounded server time. Nothing is queued per client: each stream is a
+ * cursor into the hub's shared ring, and a client more than {@code watch.max.queue} changes behind is sent an
+ * ERROR event and disconnected. A client that stops reading fills its socket and blocks the write; a watchdog
+ * aborts any write that has made no progress for {@code watch.send.timeout.ms}, which closes the connection and
+ * frees the server thread.
  */
 public final class WatchHandler {
 
+    public static final String CUTOFFS = "statesync.watch.cutoffs";
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final long HEARTBEAT_MS = 10_000;
     private static final int BATCH = 500;
@@ -34,12 +52,32 @@ public final class WatchHandler {
     private final AppConfig config;
     private final ResourceHub hub;
     private final Supplier<long[]> logStartOffsets;
+    private final long sendTimeoutNanos;
+    private final Set<Stream> active = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "statesync-watch-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Counter tooSlow;
+    private final Counter tooFarBehind;
     private volatile boolean closed;
 
-    public WatchHandler(AppConfig config, ResourceHub hub, Supplier<long[]> logStartOffsets) {
+    public WatchHandler(AppConfig config, ResourceHub hub, Supplier<long[]> logStartOffsets, MeterRegistry registry) {
         this.config = config;
         this.hub = hub;
         this.logStartOffsets = logStartOffsets;
+        long sendTimeoutMs = config.getLong(AppConfig.WATCH_SEND_TIMEOUT_MS);
+        this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
+        this.tooSlow = cutoffs(registry, "send-timeout");
+        this.tooFarBehind = cutoffs(registry, "too-far-behind");
+        long period = Math.max(10, sendTimeoutMs / 4);
+        watchdog.scheduleWithFixedDelay(this::abortStuckWrites, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private static Counter cutoffs(MeterRegistry registry, String reason) {
+        return Counter.builder(CUTOFFS).description("Watch clients disconnected for being slow, by reason")
+            .tag("reason", reason).register(registry);
     }
 
     public void handle(Context ctx) throws IOException, InterruptedException {
@@ -50,19 +88,43 @@ public final class WatchHandler {
         }
         String rv = ctx.queryParam("resourceVersion");
         long deadline = deadline(ctx.queryParam("timeoutSeconds"));
-        Stream stream;
+        ResourceHub.Page snapshot = null;
+        WatchPosition from;
+        long firstSeq;
         if (rv == null || rv.isBlank()) {
-            ResourceHub.Page snapshot = hub.list(filter, null, Integer.MAX_VALUE);
-            stream = open(ctx, filter, snapshot.position(), hub.firstSeq());
-            for (Resource r : snapshot.items()) {
-                stream.send("ADDED", r, snapshot.position());
-            }
+            snapshot = hub.list(filter, null, Integer.MAX_VALUE);
+            from = snapshot.position();
+            firstSeq = hub.firstSeq();
         } else {
             // The cursor is taken before the position is checked, so an eviction in between shows up as evicted.
-            long firstSeq = hub.firstSeq();
-            stream = open(ctx, filter, position(rv), firstSeq);
+            firstSeq = hub.firstSeq();
+            from = position(rv);
         }
-        stream.run(deadline);
+        Stream stream = new Stream(ctx, filter, from, firstSeq);
+        active.add(stream);
+        try {
+            stream.open();
+            if (snapshot != null) {
+                for (Resource r : snapshot.items()) {
+                    stream.send("ADDED", r, snapshot.position());
+                }
+            }
+            stream.run(deadline);
+        } catch (IOException e) {
+            // The client went away, or the watchdog cut it off; either way this stream is over.
+        } finally {
+            active.remove(stream);
+        }
+    }
+
+    /** Runs on the watchdog thread: a write stuck longer than the send timeout means the client stopped reading. */
+    private void abortStuckWrites() {
+        long now = System.nanoTime();
+        for (Stream s : active) {
+            if (s.stuckSince(now) > sendTimeoutNanos) {
+                s.abort();
+            }
+        }
     }
 
     private WatchPosition position(String rv) {
@@ -70,7 +132,8 @@ public final class WatchHandler {
         try {
             from = WatchPosition.decode(rv);
         } catch (IllegalArgumentException e) {
-            throw ApiError.badRequest("resourceVersion: " + e.getMessage());
+            // Kubernetes clients answer 410 by listing again, which is also the only way forward from a bad token.
+            throw ApiError.gone("resourceVersion: " + e.getMessage() + "; list again and watch from the list's resourceVersion");
         }
         String problem = hub.replayProblem(from);
         if (problem != null) {
@@ -97,37 +160,40 @@ public final class WatchHandler {
         }
     }
 
-    private Stream open(Context ctx, Predicate<Resource> filter, WatchPosition from, long seq) throws IOException {
-        ctx.status(200);
-        ctx.res().setContentType("text/event-stream;charset=utf-8");
-        ctx.res().setHeader("Cache-Control", "no-cache");
-        ctx.res().setHeader("X-Accel-Buffering", "no");
-        OutputStream out = ctx.res().getOutputStream();
-        out.write(": statesync watch\n\n".getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        return new Stream(out, filter, from, seq);
-    }
-
     public void close() {
         closed = true;
+        watchdog.shutdownNow();
     }
 
     /** One client's stream: a cursor into the hub's ring plus the client's position. */
     private final class Stream {
-        private final OutputStream out;
+        private final Context ctx;
         private final Predicate<Resource> filter;
+        private OutputStream out;
         private WatchPosition position;
         private long seq;
         private long lastBookmark = System.currentTimeMillis();
         private long lastWrite = System.currentTimeMillis();
+        /** System.nanoTime() when the write in progress began, 0 when none is; read by the watchdog. */
+        private volatile long writingSince;
+        private volatile boolean aborted;
         /** A replay starts far behind the head by design; only lag that builds up after catching up counts. */
         private boolean caughtUp;
 
-        Stream(OutputStream out, Predicate<Resource> filter, WatchPosition position, long seq) {
-            this.out = out;
+        Stream(Context ctx, Predicate<Resource> filter, WatchPosition position, long seq) {
+            this.ctx = ctx;
             this.filter = filter;
             this.position = position;
             this.seq = seq;
+        }
+
+        void open() throws IOException {
+            ctx.status(200);
+            ctx.res().setContentType("text/event-stream;charset=utf-8");
+            ctx.res().setHeader("Cache-Control", "no-cache");
+            ctx.res().setHeader("X-Accel-Buffering", "no");
+            out = ctx.res().getOutputStream();
+            write(": statesync watch\n\n");
         }
 
         void run(long deadline) throws IOException, InterruptedException {
@@ -135,6 +201,7 @@ public final class WatchHandler {
             int maxQueue = config.getInt(AppConfig.WATCH_MAX_QUEUE);
             while (!closed && System.currentTimeMillis() < deadline) {
                 if (caughtUp && hub.backlog(seq) > maxQueue) {
+                    tooFarBehind.increment();
                     error(429, "TooSlow", "this client fell more than watch.max.queue=" + maxQueue + " changes behind");
                     return;
                 }
@@ -160,8 +227,9 @@ public final class WatchHandler {
                     continue;
                 }
                 position = position.advance(c.partition(), c.offset() + 1);
-                if (filter.test(c.resource())) {
-                    send(c.type().name(), c.resource(), position);
+                String type = typeFor(c);
+                if (type != null) {
+                    send(type, type.equals("DELETED") ? c.previous() : c.resource(), position);
                 }
             }
             seq = Math.max(seq, batch.nextSeq());
@@ -173,6 +241,19 @@ public final class WatchHandler {
                 }
                 position = new WatchPosition(merged);
             }
+        }
+
+        /**
+         * The event this client sees, judged on the object before and after as Kubernetes does: entering the filter
+         * is ADDED, leaving it is DELETED (with the last object the client saw), null when it never matched.
+         */
+        private String typeFor(ResourceHub.Change c) {
+            boolean before = c.previous() != null && filter.test(c.previous());
+            boolean after = c.type() != ResourceHub.Type.DELETED && filter.test(c.resource());
+            if (before && after) {
+                return "MODIFIED";
+            }
+            return after ? "ADDED" : before ? "DELETED" : null;
         }
 
         void send(String type, Resource r, WatchPosition at) throws IOException {
@@ -196,9 +277,33 @@ public final class WatchHandler {
         }
 
         private void write(String text) throws IOException {
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            writingSince = System.nanoTime();
+            try {
+                out.write(text.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } finally {
+                writingSince = 0;
+            }
+            if (aborted) {
+                throw new IOException("cut off: the client accepted no data for watch.send.timeout.ms");
+            }
             lastWrite = System.currentTimeMillis();
+        }
+
+        long stuckSince(long now) {
+            long since = writingSince;
+            return since == 0 ? 0 : now - since;
+        }
+
+        /** Closes the connection under the blocked write, which then fails and frees this stream's thread. */
+        void abort() {
+            if (aborted) {
+                return;
+            }
+            aborted = true;
+            tooSlow.increment();
+            Request.getBaseRequest(ctx.req()).getHttpChannel().abort(new TimeoutException(
+                "watch client accepted no data for " + TimeUnit.NANOSECONDS.toMillis(sendTimeoutNanos) + " ms"));
         }
     }
 }

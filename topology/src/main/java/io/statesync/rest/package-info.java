@@ -20,11 +20,12 @@
  *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end
  *       of the topic, so it shows writes accepted before it.</li>
  *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is the position after it, so resuming from the last
- *       id gives no gap and no duplicate. A token that does not decode is 400; a well-formed position that is too old
- *       (before the log start offset, before this instance's change ring of
- *       {@value io.statesync.rest.internal.ResourceHub#RING_CAPACITY} changes, or of another partition count) is
- *       410 Gone, and the client re-lists. A label-selector watch filters on the new object only (an object that stops
- *       matching does not get a DELETED). BOOKMARKs come every watch.bookmark.interval.ms.</li>
+ *       id gives no gap and no duplicate. A position that cannot be replayed is 410 Gone, and the client re-lists: one
+ *       too old (before the log start offset, or before this instance's change ring of
+ *       {@value io.statesync.rest.internal.ResourceHub#RING_CAPACITY} changes), of another partition count, or a token
+ *       that does not decode. A filtered watch sees an object that starts matching as ADDED and one that stops matching
+ *       as DELETED, as in Kubernetes. BOOKMARKs come every watch.bookmark.interval.ms. A client that stops reading is
+ *       disconnected after watch.send.timeout.ms, one that falls watch.max.queue changes behind at once.</li>
  *   <li><b>Auth</b>: probes, {@code /metrics} and {@code /openapi.json} are open; everything else needs a reader token,
  *       and PUT, PATCH and DELETE need writer.</li>
  * </ul>

@@ -57,8 +57,12 @@ import static org.awaitility.Awaitility.await;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestWatchIT {
 
-    /** CAS race rounds, as the issue asks: two writers race on the same expected version in each. */
+    /**
+     * CAS race rounds, as the issue asks: two writers race on the same expected version in each. The rounds run on
+     * {@link #CAS_KEYS} keys at once, so that they share the pipeline's commits and the test stays short.
+     */
     private static final int CAS_ROUNDS = 500;
+    private static final int CAS_KEYS = 5;
     private static final int KEYS = 50;
     private static final int UPDATES_PER_KEY = 20;
     private static final long SEND_TIMEOUT_MS = 2_000;
@@ -85,31 +89,46 @@ class RestWatchIT {
     @Test
     @Order(1)
     void shouldLetExactlyOneOfTwoConcurrentWritersWinEveryCasRound() throws Exception {
-        String path = "/api/v1/resources/Counter/default/race";
-        String version = json(app.put(path, body(Map.of("round", -1), Map.of()))).path("metadata").path("resourceVersion").asText();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        int[] wins = new int[2];
+        ExecutorService racers = Executors.newFixedThreadPool(CAS_KEYS);
+        ExecutorService writers = Executors.newFixedThreadPool(2 * CAS_KEYS);
         try {
-            for (int round = 0; round < CAS_ROUNDS; round++) {
-                List<Future<java.net.http.HttpResponse<String>>> writes = new ArrayList<>();
-                for (int w = 0; w < 2; w++) {
-                    Map<String, Object> b = Map.of("metadata", Map.of("resourceVersion", version), "spec", Map.of("round", round, "writer", w));
-                    writes.add(pool.submit(() -> app.put(path, b)));
-                }
-                int a = writes.get(0).get().statusCode();
-                int b = writes.get(1).get().statusCode();
-                assertThat(List.of(a, b)).as("round " + round).containsExactlyInAnyOrder(200, 409);
-                int winner = a == 200 ? 0 : 1;
-                wins[winner]++;
-                version = json(writes.get(winner).get()).path("metadata").path("resourceVersion").asText();
-                String conflictVersion = json(writes.get(1 - winner).get()).path("resourceVersion").asText();
-                assertThat(conflictVersion).as("the loser learns a newer version than it expected").isNotEmpty();
+            List<Future<Integer>> keys = new ArrayList<>();
+            for (int k = 0; k < CAS_KEYS; k++) {
+                String path = "/api/v1/resources/Counter/default/race-" + k;
+                keys.add(racers.submit(() -> raceRounds(path, CAS_ROUNDS / CAS_KEYS, writers)));
             }
+            int rounds = 0;
+            for (Future<Integer> f : keys) {
+                rounds += f.get();
+            }
+            assertThat(rounds).isEqualTo(CAS_ROUNDS);
         } finally {
-            pool.shutdownNow();
+            racers.shutdownNow();
+            writers.shutdownNow();
         }
-        assertThat(wins[0] + wins[1]).isEqualTo(CAS_ROUNDS);
-        assertThat(json(app.get(path)).path("metadata").path("generation").asLong()).isEqualTo(CAS_ROUNDS + 1);
+    }
+
+    /** Rounds of two writers sending the same expected version to {@code path}; returns the rounds won by exactly one. */
+    private static int raceRounds(String path, int rounds, ExecutorService writers) throws Exception {
+        String version = json(app.put(path, body(Map.of("round", -1), Map.of()))).path("metadata").path("resourceVersion").asText();
+        int won = 0;
+        for (int round = 0; round < rounds; round++) {
+            List<Future<java.net.http.HttpResponse<String>>> writes = new ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                Map<String, Object> b = Map.of("metadata", Map.of("resourceVersion", version), "spec", Map.of("round", round, "writer", w));
+                writes.add(writers.submit(() -> app.put(path, b)));
+            }
+            int a = writes.get(0).get().statusCode();
+            int b = writes.get(1).get().statusCode();
+            assertThat(List.of(a, b)).as(path + " round " + round).containsExactlyInAnyOrder(200, 409);
+            int winner = a == 200 ? 0 : 1;
+            String conflictVersion = json(writes.get(1 - winner).get()).path("resourceVersion").asText();
+            assertThat(conflictVersion).as("the loser learns a newer version than it expected").isNotEmpty().isNotEqualTo(version);
+            version = json(writes.get(winner).get()).path("metadata").path("resourceVersion").asText();
+            won++;
+        }
+        assertThat(json(app.get(path)).path("metadata").path("generation").asLong()).isEqualTo(rounds + 1);
+        return won;
     }
 
     @Test

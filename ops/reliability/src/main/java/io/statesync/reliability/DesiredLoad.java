@@ -10,6 +10,7 @@ import io.statesync.avro.DesiredState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -24,16 +25,32 @@ final class DesiredLoad implements AutoCloseable {
     private final Thread thread;
 
     DesiredLoad(ScenarioTarget target, String kind, int keys, int perSecond) {
+        this(target, kind, keys, perSecond, true);
+    }
+
+    /**
+     * @param startNow false to only prepare the writer (its schema id resolved and cached, so it can write while the
+     *                 registry is down) and wait for {@link #start()}
+     */
+    DesiredLoad(ScenarioTarget target, String kind, int keys, int perSecond, boolean startNow) {
         this.target = target;
-        thread = new Thread(() -> loop(kind, keys, perSecond), "desired-load");
+        Serializer<DesiredState> values = target.serdes().desired().serializer();
+        values.serialize(target.topics().desired(), BadRecords.desired(kind + "/default/warm-up", Map.of("seq", -1)));
+        thread = new Thread(() -> loop(kind, keys, perSecond, values), "desired-load");
         thread.setDaemon(true);
+        if (startNow) {
+            thread.start();
+        }
+    }
+
+    void start() {
         thread.start();
     }
 
-    private void loop(String kind, int keys, int perSecond) {
+    private void loop(String kind, int keys, int perSecond, Serializer<DesiredState> values) {
         Map<String, Object> props = new HashMap<>(target.clientProps());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (var producer = new KafkaProducer<>(props, new StringSerializer(), target.serdes().desired().serializer())) {
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), values)) {
             for (long seq = 0; running.get(); seq++) {
                 String key = kind + "/default/key-" + (seq % keys);
                 DesiredState d = BadRecords.desired(key, Map.of("seq", seq));
@@ -56,6 +73,8 @@ final class DesiredLoad implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         running.set(false);
-        thread.join(30_000);
+        if (thread.isAlive()) {
+            thread.join(30_000);
+        }
     }
 }

@@ -51,6 +51,11 @@ public final class InProcessApp implements AutoCloseable {
         return new ScenarioTarget(config, app::isRunning);
     }
 
+    /** The REST port actually bound. */
+    public int httpPort() {
+        return app.httpPort();
+    }
+
     public AppConfig config() {
         return config;
     }

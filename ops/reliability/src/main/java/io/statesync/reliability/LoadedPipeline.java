@@ -30,10 +30,19 @@ final class LoadedPipeline implements AutoCloseable {
     private final DesiredLoad load;
 
     LoadedPipeline(ScenarioTarget target, String kind) {
+        this(target, kind, true);
+    }
+
+    /** @param startNow false to hold the writes until {@link #startWrites()}; their schema is resolved already */
+    LoadedPipeline(ScenarioTarget target, String kind, boolean startNow) {
         resources = new TopicTail<>(target.clientProps(), target.topics().resources(), target.serdes().resource().deserializer(),
             r -> collect(r.key(), r.value()));
         agent = new LoadAgent(target);
-        load = new DesiredLoad(target, kind, 50, 40);
+        load = new DesiredLoad(target, kind, 50, 40, startNow);
+    }
+
+    void startWrites() {
+        load.start();
     }
 
     private void collect(String key, Resource r) {

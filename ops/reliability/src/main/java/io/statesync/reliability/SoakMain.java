@@ -59,7 +59,8 @@ public final class SoakMain {
             return report.passed();
         }
         if (scenario.equals("registry")) {
-            return registryDown(Long.parseLong(opts.getOrDefault("outage-seconds", "30")), bootstrap, dir, timeout);
+            return registryDown(Long.parseLong(opts.getOrDefault("outage-seconds", "30")),
+                Boolean.parseBoolean(opts.getOrDefault("from-start", "false")), bootstrap, dir, timeout);
         }
         if (scenario.equals("broker")) {
             return brokerRestarts(intOpt(opts, "iterations", 5), registryUrl, dir, timeout);
@@ -90,13 +91,18 @@ public final class SoakMain {
         }
     }
 
-    /** On a second registry of its own, stopped and started again; its H2 file keeps the schema ids. */
-    private static boolean registryDown(long outageSeconds, String bootstrap, Path dir, Duration timeout) throws Exception {
+    /**
+     * On a second registry of its own, stopped and started again; its H2 file keeps the schema ids. With
+     * {@code --from-start true} it goes down before statesync has resolved any schema.
+     */
+    private static boolean registryDown(long outageSeconds, boolean fromStart, String bootstrap, Path dir, Duration timeout)
+        throws Exception {
         try (EmbeddedRegistry registry = new EmbeddedRegistry(dir.resolve("stopped-registry"), 0).start()) {
             AppConfig config = InProcessApp.isolatedConfig(bootstrap, registry.url(), dir.resolve("state"), Map.of());
             try (InProcessApp app = InProcessApp.start(config, timeout)) {
-                var report = new RegistryDownScenario(app.target(), registry).run(Duration.ofSeconds(5),
-                    Duration.ofSeconds(outageSeconds), timeout);
+                var scenario = new RegistryDownScenario(app.target(), registry);
+                var report = fromStart ? scenario.runDownFromStart(Duration.ofSeconds(5), Duration.ofSeconds(outageSeconds), timeout)
+                    : scenario.run(Duration.ofSeconds(5), Duration.ofSeconds(outageSeconds), timeout);
                 System.out.println(report);
                 return report.passed();
             }

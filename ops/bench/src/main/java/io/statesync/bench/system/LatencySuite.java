@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import io.statesync.avro.Correction;
 import io.statesync.avro.DesiredState;
@@ -41,7 +42,8 @@ public final class LatencySuite {
 
     enum Phase { DESIRED, DRIFT }
 
-    record Result(Latencies latencies, double achievedRate, long sent, long answered, long commitMs) {
+    /** {@code issued}: from the intended send to the correction's issuedAt, i.e. before the commit makes it visible. */
+    record Result(Latencies latencies, Latencies issued, double achievedRate, long sent, long answered, long commitMs) {
         boolean sustained(double target) {
             return answered == sent && achievedRate >= 0.95 * target && latencies.p99() <= SUSTAINED_P99_MS;
         }
@@ -68,7 +70,7 @@ public final class LatencySuite {
             ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
         Table table = new Table(String.format("Latency: %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
             rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
-            "p50", "p99", "p99.9", "max");
+            "p50", "p99", "p99.9", "max", "issued p50", "issued p99");
         Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
         row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
         for (Phase phase : Phase.values()) {
@@ -88,7 +90,8 @@ public final class LatencySuite {
     private static void row(Table table, Phase phase, String guarantee, String run, Result r) {
         Latencies l = r.latencies();
         table.row(phase.name().toLowerCase(), guarantee, r.commitMs(), run, r.achievedRate(),
-            String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max());
+            String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max(),
+            r.issued().count() == 0 ? "" : r.issued().p50(), r.issued().count() == 0 ? "" : r.issued().p99());
     }
 
     private static void medianRow(Table table, Phase phase, String guarantee, List<Result> results) {
@@ -96,7 +99,12 @@ public final class LatencySuite {
         table.row(phase.name().toLowerCase(), guarantee, results.get(0).commitMs(), "**median**",
             Stats.median(results.stream().map(Result::achievedRate).toList()), "",
             Latencies.median(l, Latencies::p50), Latencies.median(l, Latencies::p99), Latencies.median(l, Latencies::p999),
-            Latencies.median(l, Latencies::max));
+            Latencies.median(l, Latencies::max), issuedMedian(results, Latencies::p50), issuedMedian(results, Latencies::p99));
+    }
+
+    private static Object issuedMedian(List<Result> results, ToDoubleFunction<Latencies> field) {
+        List<Latencies> issued = results.stream().map(Result::issued).filter(i -> i.count() > 0).toList();
+        return issued.isEmpty() ? "" : Latencies.median(issued, field);
     }
 
     /** Halves the rate until one is sustained, then tries halfway back up once: the highest rate this machine holds. */
@@ -173,7 +181,7 @@ public final class LatencySuite {
             }
         }
         Latencies latencies = Latencies.of(pending.close(System.nanoTime()));
-        return new Result(latencies, done.rate(), done.count(), pending.answered(), config.getLong(AppConfig.COMMIT_INTERVAL_MS));
+        return new Result(latencies, Latencies.of(pending.issued()), done.rate(), done.count(), pending.answered(), config.getLong(AppConfig.COMMIT_INTERVAL_MS));
     }
 
     private static void answer(Phase phase, PendingWrites pending, Correction c, long arrived) {
@@ -183,6 +191,7 @@ public final class LatencySuite {
             pending.completeSent(k, arrived);
         } else if (Values.toJava(c.getDesiredSpec()) instanceof Map<?, ?> spec && spec.get("seq") instanceof Long seq) {
             pending.complete(k, seq, arrived);
+            pending.issued(seq, c.getIssuedAt().toEpochMilli());
         }
     }
 

@@ -24,6 +24,7 @@ final class OpenLoop {
 
     private final double rate;
     private volatile long startNanos;
+    private volatile long startMillis;
 
     OpenLoop(double rate) {
         this.rate = rate;
@@ -33,13 +34,15 @@ final class OpenLoop {
         return startNanos + (long) (index * 1e9 / rate);
     }
 
-    long startNanos() {
-        return startNanos;
+    /** The intended send time of operation {@code index} on the wall clock, to compare with timestamps in records. */
+    long intendedMillis(long index) {
+        return startMillis + (intended(index) - startNanos) / 1_000_000;
     }
 
     /** Runs {@code rate * seconds} operations on the calling thread; an operation that is late runs at once. */
     Done run(double seconds, Operation op) throws Exception {
         long n = (long) (rate * seconds);
+        startMillis = System.currentTimeMillis();
         startNanos = System.nanoTime();
         for (long i = 0; i < n; i++) {
             long due = intended(i);

@@ -14,6 +14,7 @@ final class PendingWrites {
     private final OpenLoop schedule;
     private final long[] next;
     private final Histogram histogram = Latencies.histogram();
+    private final Histogram issued = Latencies.histogram();
     private volatile long sent;
     private long answered;
 
@@ -46,6 +47,18 @@ final class PendingWrites {
     /** Completes every write of key {@code k} sent so far: for answers that do not say which write they answer. */
     void completeSent(int k, long arrivedNanos) {
         complete(k, sent - 1, arrivedNanos);
+    }
+
+    /**
+     * Records how long write {@code index} took until statesync issued its correction ({@code issuedAt}, wall clock
+     * in ms), which splits its latency into processing and what follows (the EOS commit, the consumer's fetch).
+     */
+    synchronized void issued(long index, long issuedAtMillis) {
+        issued.recordValue(Math.max(0, issuedAtMillis - schedule.intendedMillis(index)) * 1_000_000);
+    }
+
+    synchronized Histogram issued() {
+        return issued.copy();
     }
 
     synchronized long answered() {

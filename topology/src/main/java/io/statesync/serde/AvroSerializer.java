@@ -8,6 +8,7 @@ import io.statesync.registry.RegisteredSchema;
 import io.statesync.registry.SchemaRegistryClient;
 import io.statesync.registry.SchemaRegistryException;
 import io.statesync.serde.SerdeException.Reason;
+import io.statesync.serde.internal.ClassResolvedUnionData;
 import io.statesync.serde.internal.EncodeBuffer;
 import io.statesync.serde.internal.RegistryFailures;
 import io.statesync.serde.internal.RegistryHandle;
@@ -15,7 +16,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.io.DatumWriter;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
@@ -101,11 +101,11 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
         return id;
     }
 
-    /** Generated classes bring their own model, which holds the logical-type conversions (Instant...). */
+    /** Generated classes bring their own model, which holds the logical-type conversions (Instant...); unions resolve by class. */
     private DatumWriter<T> writerFor(T record) {
         if (record instanceof SpecificRecord) {
             return writers.computeIfAbsent(record.getClass(),
-                c -> new SpecificDatumWriter<>(record.getSchema(), SpecificData.getForClass(record.getClass())));
+                c -> new SpecificDatumWriter<>(record.getSchema(), ClassResolvedUnionData.forClass(record.getClass())));
         }
         return writers.computeIfAbsent(record.getSchema(), s -> new GenericDatumWriter<>((Schema) s));
     }

@@ -31,6 +31,9 @@ public final class ReconcileMetrics {
     private final AtomicLong inflight = new AtomicLong();
     private final Map<String, AtomicLong> resourceCounts = new ConcurrentHashMap<>();
     private final Counter staleObservations;
+    /** Meters by tag values: building and registering a meter per event cost more than the reconcile decision. */
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
     public ReconcileMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -74,14 +77,16 @@ public final class ReconcileMetrics {
     }
 
     public void reconciled(String kind, String result, long nanos) {
-        Counter.builder("statesync_reconcile_total").description("Reconciles by kind and result")
-            .tag("kind", kind).tag("result", result).register(registry).increment();
+        counters.computeIfAbsent("reconcile|" + kind + "|" + result, k -> Counter.builder("statesync_reconcile_total")
+            .description("Reconciles by kind and result").tag("kind", kind).tag("result", result).register(registry))
+            .increment();
         reconcileDuration.record(Duration.ofNanos(nanos));
     }
 
     public void correctionEmitted(String kind, String action, String reason) {
-        Counter.builder("statesync_corrections_emitted_total").description("Corrections emitted")
-            .tag("kind", kind).tag("action", action).tag("reason", reason).register(registry).increment();
+        counters.computeIfAbsent("correction|" + kind + "|" + action + "|" + reason, k ->
+            Counter.builder("statesync_corrections_emitted_total").description("Corrections emitted")
+                .tag("kind", kind).tag("action", action).tag("reason", reason).register(registry)).increment();
     }
 
     public void converged(String kind, long millis) {
@@ -89,8 +94,8 @@ public final class ReconcileMetrics {
     }
 
     public void conflict(String kind, String type) {
-        Counter.builder("statesync_conflicts_total").description("CAS and merge conflicts")
-            .tag("kind", kind).tag("type", type).register(registry).increment();
+        counters.computeIfAbsent("conflict|" + kind + "|" + type, k -> Counter.builder("statesync_conflicts_total")
+            .description("CAS and merge conflicts").tag("kind", kind).tag("type", type).register(registry)).increment();
     }
 
     public void admission(String result) {
@@ -120,20 +125,20 @@ public final class ReconcileMetrics {
     }
 
     private Counter admissionCounter(String result) {
-        return Counter.builder("statesync_admission_total").description("Admission results")
-            .tag("result", result).register(registry);
+        return counters.computeIfAbsent("admission|" + result, k -> Counter.builder("statesync_admission_total").description("Admission results")
+            .tag("result", result).register(registry));
     }
 
     private Counter dlqCounter(String source) {
-        return Counter.builder("statesync_dlq_records_total").description("Records sent to the dead-letter topic")
-            .tag("source", source).register(registry);
+        return counters.computeIfAbsent("dlq|" + source, k -> Counter.builder("statesync_dlq_records_total").description("Records sent to the dead-letter topic")
+            .tag("source", source).register(registry));
     }
 
     private DistributionSummary convergenceSummary(String kind) {
-        return DistributionSummary.builder("statesync_convergence_seconds")
+        return summaries.computeIfAbsent(kind, k -> DistributionSummary.builder("statesync_convergence_seconds")
             .description("Time from the desired write to Synced").baseUnit("seconds")
             .tag("kind", kind).publishPercentileHistogram().minimumExpectedValue(0.001).maximumExpectedValue(3600.0)
-            .register(registry);
+            .register(registry));
     }
 
     private AtomicLong resourceGauge(String kind, String status) {

@@ -213,7 +213,12 @@ final class ReconcileEngine {
                 stores.reschedule(due.getValue(), due.getKey(), 0);
                 continue;
             }
-            st.setNextCheckAt(due.getKey());
+            // The fired entry goes now; the reconcile arms whatever the key needs next (timers move lazily, so it
+            // may have fired before anything is due).
+            stores.reschedule(due.getValue(), due.getKey(), 0);
+            if (st.getNextCheckAt() == due.getKey()) {
+                st.setNextCheckAt(0);
+            }
             step.run(due.getValue(), st, policies.forKind(kindOf(due.getValue())), at, false, out);
             if (++writes >= maxTimerWrites) {
                 return;

@@ -270,8 +270,14 @@ final class ReconcileStep {
         }
         due = Math.min(due == 0 ? Long.MAX_VALUE : due, staleAt(st, policy, now));
         long next = due == Long.MAX_VALUE ? 0 : due;
-        stores.reschedule(key, st.getNextCheckAt(), next);
-        st.setNextCheckAt(next);
+        long armed = st.getNextCheckAt();
+        // Lazy: a timer only ever moves earlier here. One armed no later than needed stays, and when it fires early
+        // the timer walk recomputes and re-arms; so an observation that pushes the staleness deadline out writes no
+        // timer-index records.
+        if (armed <= 0 || (next > 0 && next < armed)) {
+            stores.reschedule(key, armed, next);
+            st.setNextCheckAt(next);
+        }
         stores.put(key, st);
     }
 

@@ -55,6 +55,9 @@ public final class AppConfig extends AbstractConfig {
     public static final String HTTP_TLS_KEYSTORE_PATH = "http.tls.keystore.path";
     public static final String HTTP_TLS_KEYSTORE_PASSWORD = "http.tls.keystore.password";
     public static final String HTTP_TLS_KEYSTORE_TYPE = "http.tls.keystore.type";
+    public static final String RECONCILE_COALESCE_ENABLED = "reconcile.coalesce.enabled";
+    public static final String RECONCILE_BATCH_INTERVAL_MS = "reconcile.batch.interval.ms";
+    public static final String STATE_CACHE_MAX_ENTRIES = "state.cache.max.entries";
     public static final String AUTH_TOKENS = "auth.tokens";
     public static final String AUTH_TOKENS_FILE = "auth.tokens.file";
     public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
@@ -202,6 +205,7 @@ public final class AppConfig extends AbstractConfig {
         defineHttp(def);
         defineHttpTls(def);
         defineReconcile(def);
+        defineCoalescing(def);
         return def;
     }
 
@@ -289,5 +293,16 @@ public final class AppConfig extends AbstractConfig {
                 "Store writes the timer may make per punctuation and task.")
             .define(KINDS_SEED_FILE, Type.STRING, "", Importance.LOW,
                 "Optional YAML file of kind policies written to the kinds topic at startup for kinds it does not hold yet.");
+    }
+
+    private static void defineCoalescing(ConfigDef def) {
+        def.define(RECONCILE_COALESCE_ENABLED, Type.BOOLEAN, true, Importance.LOW,
+                "Admit each desired write and store each observation at once, but reconcile a key once per batch "
+                    + "(every reconcile.batch.interval.ms) however many events it had, like a controller's work queue. "
+                    + "false reconciles after every event.")
+            .define(RECONCILE_BATCH_INTERVAL_MS, Type.LONG, 20L, Range.between(1, 10_000), Importance.LOW,
+                "Wall-clock period of the coalesced reconcile batch: the most a reconcile waits after its event.")
+            .define(STATE_CACHE_MAX_ENTRIES, Type.INT, 5_000, Range.between(1, 10_000_000), Importance.LOW,
+                "Decoded per-key states kept per task between events (written back at each commit).");
     }
 }

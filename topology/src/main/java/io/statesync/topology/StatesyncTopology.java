@@ -11,6 +11,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.DecodedStateStoreBuilder;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
@@ -70,7 +71,8 @@ public final class StatesyncTopology {
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
         // Caching coalesces the writes of one commit interval: a hot key, the timer index and the per-task revision
         // counter each send one changelog record per commit instead of one per event.
-        t.addStateStore(stateStore(serdes.reconcileState()).withCachingEnabled(), ADMISSION, OBSERVATION);
+        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingEnabled(),
+            config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())

@@ -57,6 +57,8 @@ final class TopologyFixture implements AutoCloseable {
         props.put(AppConfig.SCHEMA_REGISTRY_URL, "mock://ttd-" + UUID.randomUUID());
         props.put(AppConfig.STATE_DIR, stateDir.toString());
         props.put(AppConfig.RESYNC_INTERVAL_MS, 100L);
+        // Most tests expect the outputs of each input right after it; the coalescing tests turn this back on.
+        props.put(AppConfig.RECONCILE_COALESCE_ENABLED, false);
         props.putAll(overrides);
         config = new AppConfig(props);
         topics = new TopicNames(config.topicPrefix());

@@ -35,6 +35,11 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.engine = ReconcileEngine.create(ctx, context);
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
+        if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
+            // Both processors' pending keys live in the task's state store, so this one batch serves the whole task.
+            Duration batch = Duration.ofMillis(ctx.config().getLong(AppConfig.RECONCILE_BATCH_INTERVAL_MS));
+            context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, output));
+        }
     }
 
     @Override

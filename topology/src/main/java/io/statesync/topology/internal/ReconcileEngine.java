@@ -51,6 +51,7 @@ final class ReconcileEngine {
     private final Events events;
     private final int maxTimerKeys;
     private final int maxTimerWrites;
+    private final boolean coalesce;
     private String resyncCursor;
 
     ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner) {
@@ -61,6 +62,7 @@ final class ReconcileEngine {
         this.step = new ReconcileStep(stores, planner, ctx.metrics(), events);
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
+        this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
     }
 
     static ReconcileEngine create(TopologyContext ctx, ProcessorContext<?, ?> pc) {
@@ -109,12 +111,29 @@ final class ReconcileEngine {
         if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
             st.setDesiredWrittenAt(w.eventTime());
         }
-        Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        Resource emitted = coalesce ? defer(w.key(), st) : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
         ctx.metrics().admission("accepted");
-        String reason = outcome instanceof AdmissionOutcome.Created ? "Created"
-            : outcome instanceof AdmissionOutcome.SpecChanged ? "SpecChanged" : "MetadataChanged";
-        out.event(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w, emitted,
-            emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), now);
+        // Only a request waits for this answer; the Resource on statesync.resources tells everyone else (docs/topology.md).
+        if (w.requestId() != null) {
+            String reason = outcome instanceof AdmissionOutcome.Created ? "Created"
+                : outcome instanceof AdmissionOutcome.SpecChanged ? "SpecChanged" : "MetadataChanged";
+            out.event(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w, emitted,
+                emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), now);
+        }
+    }
+
+    /**
+     * Coalesced admission: the Resource gets its resourceVersion now (the Accepted event answers with it), and the
+     * reconcile that publishes it under that version runs in the next batch.
+     */
+    private Resource defer(String key, ReconcileState st) {
+        Resource admitted = st.getResource();
+        String version = stores.nextResourceVersion();
+        admitted.getMetadata().setResourceVersion(version);
+        st.setUnpublishedResourceVersion(version);
+        stores.put(key, st);
+        stores.markPending(key);
+        return admitted;
     }
 
     private void admitDelete(Write w, ReconcileState st, Resource current, long now, Output out) {
@@ -189,7 +208,23 @@ final class ReconcileEngine {
             st = ReconcileState.newBuilder().build();
         }
         st.setObserved(obs);
-        step.run(key, st, policies.forKind(rk.kind()), Instant.ofEpochMilli(now), false, out);
+        if (coalesce) {
+            stores.put(key, st);
+            stores.markPending(key);
+        } else {
+            step.run(key, st, policies.forKind(rk.kind()), Instant.ofEpochMilli(now), false, out);
+        }
+    }
+
+    /** The coalesced batch: one reconcile per key that had events since the last batch. */
+    void reconcilePending(long now, Output out) {
+        Instant at = Instant.ofEpochMilli(now);
+        for (String key : stores.drainPending()) {
+            ReconcileState st = stores.get(key);
+            if (st != null) {
+                step.run(key, st, policies.forKind(kindOf(key)), at, false, out);
+            }
+        }
     }
 
     /** Older than the newest stored report, or about a resource with another uid (a deleted and recreated one). */
@@ -205,6 +240,7 @@ final class ReconcileEngine {
 
     /** The wall-clock timer: due deadlines and backoffs first, then a bounded slice of the resync sweep. */
     void onTimer(long now, Output out) {
+        reconcilePending(now, out);
         int writes = 0;
         Instant at = Instant.ofEpochMilli(now);
         for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {

@@ -61,6 +61,7 @@ final class ReconcileStep {
     Resource run(String key, ReconcileState st, ReconcilePolicy policy, Instant now, boolean resourceChanged,
                  ReconcileEngine.Output out) {
         long t0 = System.nanoTime();
+        stores.reconciled(key);
         ObservedView observed = AvroMapping.observedView(st.getObserved());
         if (st.getResource() == null && !ensureOrphanPlaceholder(key, st, policy, observed, now)) {
             finish(key, st, null, policy, now.toEpochMilli());
@@ -191,10 +192,10 @@ final class ReconcileStep {
             : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
         res.setStatus(AvroMapping.status(next, ref));
-        if (!resourceChanged && !statusChanged) {
+        if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
             return null;
         }
-        res.getMetadata().setResourceVersion(stores.nextResourceVersion());
+        res.getMetadata().setResourceVersion(publishVersion(st));
         out.resource(key, res, now.toEpochMilli());
         return res;
     }
@@ -240,7 +241,7 @@ final class ReconcileStep {
                 return null;
             }
             res.getMetadata().setFinalizers(remaining);
-            res.getMetadata().setResourceVersion(stores.nextResourceVersion());
+            res.getMetadata().setResourceVersion(publishVersion(st));
             out.resource(key, res, ts);
             return res;
         }
@@ -251,9 +252,17 @@ final class ReconcileStep {
             metrics.inflightDelta(-1);
         }
         st.setResource(null);
+        st.setUnpublishedResourceVersion(null);
         st.setLastCorrection(null);
         st.setLastApplied(null);
         return null;
+    }
+
+    /** The version admission already gave (and answered with) to a not yet published change, else a new one. */
+    private String publishVersion(ReconcileState st) {
+        String admitted = st.getUnpublishedResourceVersion();
+        st.setUnpublishedResourceVersion(null);
+        return admitted != null ? admitted : stores.nextResourceVersion();
     }
 
     /** Persist the state (or drop it when nothing is left) and move the key's timer. */

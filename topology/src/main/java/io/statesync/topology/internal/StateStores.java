@@ -6,9 +6,11 @@ import java.util.Map;
 
 import io.statesync.avro.internal.ReconcileState;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 import static io.statesync.topology.StatesyncTopology.REVISION_STORE;
 import static io.statesync.topology.StatesyncTopology.STATE_STORE;
@@ -24,29 +26,57 @@ final class StateStores {
     private static final byte[] EMPTY = new byte[0];
     private static final int DUE_DIGITS = 15;
 
-    private final KeyValueStore<String, ReconcileState> state;
+    private final DecodedStateStore state;
     private final KeyValueStore<String, byte[]> timers;
     private final KeyValueStore<String, Long> revisions;
 
     StateStores(ProcessorContext<?, ?> context) {
-        this.state = context.getStateStore(STATE_STORE);
+        this.state = decoded(context.getStateStore(STATE_STORE));
         this.timers = context.getStateStore(TIMER_STORE);
         this.revisions = context.getStateStore(REVISION_STORE);
     }
 
+    /** The processor context hands out the store behind a read-write decorator; the engine needs the store itself. */
+    private static DecodedStateStore decoded(StateStore store) {
+        StateStore s = store;
+        while (!(s instanceof DecodedStateStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
+            s = w.wrapped();
+        }
+        if (s instanceof DecodedStateStore d) {
+            return d;
+        }
+        throw new IllegalStateException(STATE_STORE + " is not a DecodedStateStore: " + store.getClass().getName());
+    }
+
+    /** The key's decoded state; a caller that changes it must {@link #put} it. */
     ReconcileState get(String key) {
-        return state.get(key);
+        return state.read(key);
     }
 
     void put(String key, ReconcileState value) {
-        state.put(key, value);
+        state.write(key, value);
+    }
+
+    /** Defers the key's reconcile to the next batch ({@link #drainPending}). */
+    void markPending(String key) {
+        state.markPending(key);
+    }
+
+    /** The key was just reconciled: a batch need not do it again. */
+    void reconciled(String key) {
+        state.unmarkPending(key);
+    }
+
+    List<String> drainPending() {
+        return state.drainPending();
     }
 
     void delete(String key, ReconcileState old) {
         if (old != null) {
             unschedule(key, old.getNextCheckAt());
         }
-        state.delete(key);
+        state.unmarkPending(key);
+        state.remove(key);
     }
 
     /** Next resourceVersion of this task; a key always lives on one partition, so this is monotonic per key. */
@@ -88,16 +118,7 @@ final class StateStores {
 
     /** A slice of the state store after {@code fromExclusive}, with the states already decoded, for the resync sweep. */
     List<KeyValue<String, ReconcileState>> slice(String fromExclusive, int limit) {
-        List<KeyValue<String, ReconcileState>> out = new ArrayList<>();
-        try (KeyValueIterator<String, ReconcileState> it = fromExclusive == null ? state.all() : state.range(fromExclusive, null)) {
-            while (it.hasNext() && out.size() < limit) {
-                KeyValue<String, ReconcileState> kv = it.next();
-                if (!kv.key.equals(fromExclusive)) {
-                    out.add(kv);
-                }
-            }
-        }
-        return out;
+        return state.slice(fromExclusive, limit);
     }
 
     static String timerKey(long due, String key) {

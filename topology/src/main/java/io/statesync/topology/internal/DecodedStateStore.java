@@ -1,0 +1,245 @@
+package io.statesync.topology.internal;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.statesync.avro.internal.ReconcileState;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+
+/**
+ * A write-back cache of decoded {@link ReconcileState}s over the Streams-built {@code statesync-state} store, plus the
+ * task's set of keys whose reconcile is pending (coalesced to the next batch).
+ *
+ * <p>Consecutive events of a key reuse the decoded object and write it back once per commit instead of encoding it on
+ * every event. The write-back runs in {@link #flushCache()}, which Streams calls in {@code StreamTask.prepareCommit}
+ * before the record collector is flushed and the transaction committed (the store's own {@code flush}/{@code commit}
+ * comes only after the commit, too late for exactly-once), and on suspend and clean close. A dirty close calls
+ * {@link #clearCache()}: the decoded entries are dropped with the transaction they belonged to.
+ *
+ * <p>Pending keys survive a commit that happens before their batch runs: the write-back also stores a marker entry
+ * {@code PENDING_PREFIX + key} in the same store (so in the same changelog and transaction); the first batch after a
+ * restart reads the markers back. Markers sort before every resource key and are skipped by {@link #slice}.
+ *
+ * <p>The {@link KeyValueStore} methods are for interactive queries and anything else outside the stream thread: they
+ * go to the inner store, which holds the state as of the last commit, and never hand out the mutable decoded objects.
+ */
+public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<String, ReconcileState>, String, ReconcileState>
+    implements KeyValueStore<String, ReconcileState> {
+
+    static final String PENDING_PREFIX = "\u0000pending/";
+    private static final String PENDING_END = "\u0000pending0";
+
+    private final int maxEntries;
+    private final Map<String, Entry> decoded;
+    private final Set<String> pending = new LinkedHashSet<>();
+    private final Set<String> persistedMarkers = new LinkedHashSet<>();
+    private boolean markersLoaded;
+
+    private static final class Entry {
+        final ReconcileState state;
+        boolean dirty;
+
+        Entry(ReconcileState state, boolean dirty) {
+            this.state = state;
+            this.dirty = dirty;
+        }
+    }
+
+    DecodedStateStore(KeyValueStore<String, ReconcileState> inner, int maxEntries) {
+        super(inner);
+        this.maxEntries = maxEntries;
+        this.decoded = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+                if (size() <= DecodedStateStore.this.maxEntries) {
+                    return false;
+                }
+                if (eldest.getValue().dirty) {
+                    wrapped().put(eldest.getKey(), eldest.getValue().state);
+                }
+                return true;
+            }
+        };
+    }
+
+    // ---- the stream thread's view: decoded, write-back ----
+
+    /** The decoded state; the caller may change it in place and must then {@link #write} it. */
+    ReconcileState read(String key) {
+        Entry e = decoded.get(key);
+        if (e != null) {
+            return e.state;
+        }
+        ReconcileState st = wrapped().get(key);
+        if (st != null) {
+            decoded.put(key, new Entry(st, false));
+        }
+        return st;
+    }
+
+    void write(String key, ReconcileState st) {
+        Entry e = decoded.get(key);
+        if (e != null && e.state == st) {
+            e.dirty = true;
+        } else {
+            decoded.put(key, new Entry(st, true));
+        }
+    }
+
+    void remove(String key) {
+        decoded.remove(key);
+        wrapped().delete(key);
+    }
+
+    void markPending(String key) {
+        pending.add(key);
+    }
+
+    void unmarkPending(String key) {
+        pending.remove(key);
+    }
+
+    /** Takes the pending keys (after a restart, first those whose markers were committed). */
+    List<String> drainPending() {
+        if (!markersLoaded) {
+            markersLoaded = true;
+            try (KeyValueIterator<String, ReconcileState> it = wrapped().range(PENDING_PREFIX, PENDING_END)) {
+                while (it.hasNext()) {
+                    String marker = it.next().key;
+                    persistedMarkers.add(marker.substring(PENDING_PREFIX.length()));
+                    pending.add(marker.substring(PENDING_PREFIX.length()));
+                }
+            }
+        }
+        List<String> keys = new ArrayList<>(pending);
+        pending.clear();
+        return keys;
+    }
+
+    /** Resource keys after {@code fromExclusive}, each with its current (decoded, possibly unflushed) state. */
+    List<KeyValue<String, ReconcileState>> slice(String fromExclusive, int limit) {
+        List<KeyValue<String, ReconcileState>> out = new ArrayList<>();
+        String from = fromExclusive == null ? PENDING_END : fromExclusive;
+        try (KeyValueIterator<String, ReconcileState> it = wrapped().range(from, null)) {
+            while (it.hasNext() && out.size() < limit) {
+                KeyValue<String, ReconcileState> kv = it.next();
+                if (kv.key.equals(fromExclusive)) {
+                    continue;
+                }
+                Entry e = decoded.get(kv.key);
+                out.add(e == null ? kv : KeyValue.pair(kv.key, e.state));
+            }
+        }
+        return out;
+    }
+
+    // ---- lifecycle ----
+
+    @Override
+    public void flushCache() {
+        writeBack();
+        super.flushCache();
+    }
+
+    private void writeBack() {
+        for (Iterator<String> it = persistedMarkers.iterator(); it.hasNext(); ) {
+            String key = it.next();
+            if (!pending.contains(key)) {
+                wrapped().delete(PENDING_PREFIX + key);
+                it.remove();
+            }
+        }
+        for (String key : pending) {
+            if (persistedMarkers.add(key)) {
+                wrapped().put(PENDING_PREFIX + key, ReconcileState.newBuilder().build());
+            }
+        }
+        for (Map.Entry<String, Entry> e : decoded.entrySet()) {
+            if (e.getValue().dirty) {
+                wrapped().put(e.getKey(), e.getValue().state);
+                e.getValue().dirty = false;
+            }
+        }
+    }
+
+    @Override
+    public void clearCache() {
+        forget();
+        super.clearCache();
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        forget();
+        super.init(context, root);
+    }
+
+    @Override
+    public void close() {
+        forget();
+        super.close();
+    }
+
+    private void forget() {
+        decoded.clear();
+        pending.clear();
+        persistedMarkers.clear();
+        markersLoaded = false;
+    }
+
+    // ---- KeyValueStore, for interactive queries: the inner store, as of the last commit ----
+
+    @Override
+    public ReconcileState get(String key) {
+        return wrapped().get(key);
+    }
+
+    @Override
+    public KeyValueIterator<String, ReconcileState> range(String from, String to) {
+        return wrapped().range(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<String, ReconcileState> all() {
+        return wrapped().range(PENDING_END, null);
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        return wrapped().approximateNumEntries();
+    }
+
+    @Override
+    public void put(String key, ReconcileState value) {
+        decoded.remove(key);
+        wrapped().put(key, value);
+    }
+
+    @Override
+    public ReconcileState putIfAbsent(String key, ReconcileState value) {
+        decoded.remove(key);
+        return wrapped().putIfAbsent(key, value);
+    }
+
+    @Override
+    public void putAll(List<KeyValue<String, ReconcileState>> entries) {
+        entries.forEach(kv -> decoded.remove(kv.key));
+        wrapped().putAll(entries);
+    }
+
+    @Override
+    public ReconcileState delete(String key) {
+        decoded.remove(key);
+        return wrapped().delete(key);
+    }
+}

@@ -36,7 +36,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
 public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<String, ReconcileState>, String, ReconcileState>
     implements KeyValueStore<String, ReconcileState> {
 
-    static final String PENDING_PREFIX = "\u0000pending/";
+    private static final String PENDING_PREFIX = "\u0000pending/";
     private static final String PENDING_END = "\u0000pending0";
 
     private final int maxEntries;
@@ -70,6 +70,11 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 return true;
             }
         };
+    }
+
+    /** The inner store's key of the committed "reconcile pending" marker of {@code key}. */
+    public static String pendingMarker(String key) {
+        return PENDING_PREFIX + key;
     }
 
     // ---- the stream thread's view: decoded, write-back ----
@@ -155,13 +160,13 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         for (Iterator<String> it = persistedMarkers.iterator(); it.hasNext(); ) {
             String key = it.next();
             if (!pending.contains(key)) {
-                wrapped().delete(PENDING_PREFIX + key);
+                wrapped().delete(pendingMarker(key));
                 it.remove();
             }
         }
         for (String key : pending) {
             if (persistedMarkers.add(key)) {
-                wrapped().put(PENDING_PREFIX + key, ReconcileState.newBuilder().build());
+                wrapped().put(pendingMarker(key), ReconcileState.newBuilder().build());
             }
         }
         for (Map.Entry<String, Entry> e : decoded.entrySet()) {

@@ -1,0 +1,126 @@
+package io.statesync.topology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.avro.Action;
+import io.statesync.avro.Correction;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.avro.SyncStatus;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.internal.DecodedStateStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Coalesced reconciles (the default outside these TTD tests): admission and observation per record, one reconcile per key per batch. */
+class CoalescedReconcileTest {
+
+    static final String KEY = "WebApp/default/shop";
+    static final Map<String, Object> SPEC = Map.of("image", "nginx:1.20", "replicas", 2L);
+    static final Duration BATCH = Duration.ofMillis(20);
+
+    @TempDir
+    Path stateDir;
+    TopologyFixture f;
+
+    @BeforeEach
+    void startDriver() {
+        f = new TopologyFixture(stateDir, Map.of(AppConfig.RECONCILE_COALESCE_ENABLED, true,
+            AppConfig.RECONCILE_BATCH_INTERVAL_MS, BATCH.toMillis(), AppConfig.RESYNC_INTERVAL_MS, 60_000L));
+    }
+
+    @AfterEach
+    void closeDriver() {
+        f.close();
+    }
+
+    @Test
+    void shouldEmitNoCorrectionWhenMatchingObservationArrivesInSameBatch() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        f.observe(KEY, null, 1, SPEC, null);
+        f.advance(BATCH);
+        assertThat(f.drainCorrections()).isEmpty();
+        List<Resource> resources = f.drainResources();
+        assertThat(resources).singleElement().satisfies(r -> {
+            assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Synced);
+            assertThat(r.getMetadata().getGeneration()).isEqualTo(1);
+        });
+        assertThat(f.drainEvents()).extracting(ReconcileEvent::getType).containsExactly(EventType.Accepted, EventType.Converged);
+    }
+
+    @Test
+    void shouldAnswerAcceptedAtOnceWithTheVersionTheBatchPublishes() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        ReconcileEvent accepted = f.drainEvents().get(0);
+        assertThat(accepted.getType()).isEqualTo(EventType.Accepted);
+        assertThat(f.drainResources()).isEmpty();
+        f.advance(BATCH);
+        Resource published = f.drainResources().get(0);
+        assertThat(published.getMetadata().getResourceVersion()).isEqualTo(accepted.getResourceVersion());
+        assertThat(published.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Progressing);
+    }
+
+    @Test
+    void shouldReconcileOnceForManyWritesToOneKeyInOneBatch() {
+        for (long replicas = 1; replicas <= 3; replicas++) {
+            f.putDesired(TopologyFixture.desiredState(KEY, Map.of("image", "nginx:1.20", "replicas", replicas)), "req-" + replicas);
+        }
+        List<ReconcileEvent> answers = f.drainEvents();
+        f.advance(BATCH);
+        Resource published = f.drainResources().stream().reduce((a, b) -> b).orElseThrow();
+        List<Correction> corrections = f.drainCorrections();
+        assertThat(corrections).singleElement().satisfies(c -> {
+            assertThat(c.getAction()).isEqualTo(Action.CREATE);
+            assertThat(c.getGeneration()).isEqualTo(3);
+        });
+        assertThat(published.getMetadata().getGeneration()).isEqualTo(3);
+        assertThat(published.getMetadata().getResourceVersion()).isEqualTo(answers.get(2).getResourceVersion());
+    }
+
+    @Test
+    void shouldReconcilePendingKeyAfterTheTaskLosesItsMemoryBetweenCommitAndBatch() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        DecodedStateStore store = (DecodedStateStore) (Object) f.driver.getKeyValueStore(StatesyncTopology.STATE_STORE);
+        // The driver committed after the record: the state and the pending mark are in the store, the reconcile is not done.
+        assertThat(store.wrapped().get(DecodedStateStore.pendingMarker(KEY))).isNotNull();
+        store.clearCache();
+        f.advance(BATCH);
+        assertThat(f.drainCorrections()).singleElement().satisfies(c -> assertThat(c.getAction()).isEqualTo(Action.CREATE));
+        assertThat(f.drainResources()).hasSize(1);
+        f.advance(BATCH);
+        assertThat(store.wrapped().get(DecodedStateStore.pendingMarker(KEY))).isNull();
+    }
+
+    @Test
+    void shouldNotEmitAcceptedEventForWriteWithoutRequestId() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC));
+        f.advance(BATCH);
+        assertThat(f.drainResources()).hasSize(1);
+        assertThat(f.drainEvents()).extracting(ReconcileEvent::getType).doesNotContain(EventType.Accepted);
+    }
+
+    @Test
+    void shouldKeepTheStateOfEveryKeyWhenMoreKeysThanTheCacheHolds() {
+        try (TopologyFixture small = new TopologyFixture(stateDir.resolve("small"), Map.of(AppConfig.RECONCILE_COALESCE_ENABLED, true,
+            AppConfig.RECONCILE_BATCH_INTERVAL_MS, BATCH.toMillis(), AppConfig.STATE_CACHE_MAX_ENTRIES, 2))) {
+            for (int i = 0; i < 5; i++) {
+                small.putDesired(TopologyFixture.desiredState("WebApp/default/app-" + i, SPEC));
+            }
+            small.advance(BATCH);
+            assertThat(small.drainCorrections()).hasSize(5);
+            for (int i = 0; i < 5; i++) {
+                small.observe("WebApp/default/app-" + i, null, 1, SPEC, null);
+            }
+            small.advance(BATCH);
+            assertThat(small.drainResources()).filteredOn(r -> r.getStatus().getSyncStatus() == SyncStatus.Synced).hasSize(5);
+        }
+    }
+}

@@ -51,6 +51,8 @@ final class ReconcileEngine {
     private final Events events;
     private final int maxTimerKeys;
     private final int maxTimerWrites;
+    private static final int SWEEP_SHARE = 20;
+
     private final boolean coalesce;
     private String resyncCursor;
 
@@ -105,6 +107,11 @@ final class ReconcileEngine {
             && outcome instanceof AdmissionOutcome.SpecChanged) {
             reject(w, "the resource is being deleted; only its metadata (finalizers) may change", now, out);
             return;
+        }
+        if (st.getUnpublishedResourceVersion() != null) {
+            // The key's previous write is still unpublished: publish it first, so that every accepted write (every
+            // resourceVersion answered) appears on statesync.resources and watches see no gap.
+            step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
         }
         st.setResource(applyWrite(w, current, outcome, now));
         st.setDesiredDeleted(false);
@@ -263,15 +270,17 @@ final class ReconcileEngine {
         resyncSlice(at, maxTimerWrites - writes, out);
     }
 
+    /**
+     * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to states that
+     * have none, such as states written before that, so it visits a twentieth of the timer's key budget per run.
+     */
     private void resyncSlice(Instant now, int writeBudget, Output out) {
-        var slice = stores.slice(resyncCursor, Math.min(maxTimerKeys, Math.max(writeBudget, 0)));
+        var slice = stores.slice(resyncCursor, Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0)));
         resyncCursor = slice.isEmpty() ? null : slice.get(slice.size() - 1).key;
         for (var kv : slice) {
             ReconcileState st = kv.value;
-            ReconcilePolicy policy = policies.forKind(kindOf(kv.key));
-            if (now.toEpochMilli() - st.getLastResyncAt() >= policy.resyncPeriod().toMillis()) {
-                st.setLastResyncAt(now.toEpochMilli());
-                step.run(kv.key, st, policy, now, false, out);
+            if (st.getNextCheckAt() <= 0) {
+                step.run(kv.key, st, policies.forKind(kindOf(kv.key)), now, false, out);
             }
         }
     }

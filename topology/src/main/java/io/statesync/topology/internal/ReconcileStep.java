@@ -277,7 +277,7 @@ final class ReconcileStep {
         } else if (decision instanceof Decision.Emit e) {
             due = e.correction().deadline().toEpochMilli();
         }
-        due = Math.min(due == 0 ? Long.MAX_VALUE : due, staleAt(st, policy, now));
+        due = Math.min(Math.min(due == 0 ? Long.MAX_VALUE : due, staleAt(st, policy, now)), resyncAt(st, policy, now));
         long next = due == Long.MAX_VALUE ? 0 : due;
         long armed = st.getNextCheckAt();
         // Lazy: a timer only ever moves earlier here. One armed no later than needed stays, and when it fires early
@@ -288,6 +288,18 @@ final class ReconcileStep {
             st.setNextCheckAt(next);
         }
         stores.put(key, st);
+    }
+
+    /**
+     * When the key is next due for a resync. A reconcile at least one resync period after the last resync counts as
+     * one, so the timer index (not a sweep that decodes every state) drives resyncs.
+     */
+    private static long resyncAt(ReconcileState st, ReconcilePolicy policy, long now) {
+        long period = policy.resyncPeriod().toMillis();
+        if (st.getLastResyncAt() <= 0 || now - st.getLastResyncAt() >= period) {
+            st.setLastResyncAt(now);
+        }
+        return st.getLastResyncAt() + period;
     }
 
     /** When the ObservedStale condition will flip, if it has not yet; MAX_VALUE when no timer is needed for it. */

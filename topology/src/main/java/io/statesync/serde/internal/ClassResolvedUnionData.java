@@ -15,7 +15,7 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * <p>Avro resolves every union value by the name of its schema, a string map lookup per node; the recursive
  * {@code Value} union made that the top self frame of the topology's profile. For a datum whose class determines
- * its schema (everything except generic records, enums and fixeds) the answer is the same every time, so it is
+ * its schema (everything except generic records, enum symbols and fixeds) the answer is the same every time, so it is
  * cached; the others still go through Avro.
  */
 public final class ClassResolvedUnionData extends SpecificData {
@@ -38,8 +38,9 @@ public final class ClassResolvedUnionData extends SpecificData {
 
     @Override
     public int resolveUnion(Schema union, Object datum) {
+        // Generated enums are GenericContainers too (GenericEnumSymbol), but their class names their schema.
         if (datum instanceof GenericContainer
-            && !(datum instanceof SpecificRecord || datum instanceof SpecificFixed)) {
+            && !(datum instanceof SpecificRecord || datum instanceof SpecificFixed || datum instanceof Enum<?>)) {
             return super.resolveUnion(union, datum);
         }
         Map<Class<?>, Integer> branches = branchesOf(union);

@@ -48,6 +48,15 @@ class ClassResolvedUnionDataTest {
         assertThat(fast.resolveUnion(union, new GenericData.Record(b))).isEqualTo(1);
     }
 
+    @Test
+    void shouldResolveGeneratedEnumsByClass() {
+        Schema union = Schema.createUnion(Schema.create(Schema.Type.NULL), io.statesync.avro.EventType.getClassSchema());
+        ClassResolvedUnionData fast = ClassResolvedUnionData.forClass(Value.class);
+        assertThat(fast.resolveUnion(union, io.statesync.avro.EventType.Accepted)).isEqualTo(1);
+        assertThat(fast.resolveUnion(union, io.statesync.avro.EventType.Converged)).isEqualTo(1);
+        assertThat(fast.resolveUnion(union, null)).isZero();
+    }
+
     private static byte[] encode(SpecificData model, Value v) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);

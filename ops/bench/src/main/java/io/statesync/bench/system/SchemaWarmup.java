@@ -30,6 +30,13 @@ final class SchemaWarmup {
         client.register(topics.events() + "-value", ReconcileEvent.getClassSchema());
     }
 
+    /** The floor contender's state changelog and the resources topic it publishes to. */
+    static void floor(TopologySerdes serdes, TopicNames topics, String applicationId) {
+        SchemaRegistryClient client = SchemaRegistryClients.forConfig(serdes.config());
+        client.register(applicationId + "-" + FloorTopology.STORE + "-changelog-value", ReconcileState.getClassSchema());
+        client.register(topics.resources() + "-value", Resource.getClassSchema());
+    }
+
     /** The naive DSL's two source-table changelogs, named by Streams from the processor numbering. */
     static void naive(TopologySerdes serdes, TopicNames topics, String applicationId) {
         SchemaRegistryClient client = SchemaRegistryClients.forConfig(serdes.config());

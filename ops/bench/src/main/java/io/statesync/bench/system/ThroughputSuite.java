@@ -47,22 +47,26 @@ public final class ThroughputSuite {
         Table table = new Table(String.format("Topology throughput: %,d desired + %,d observed over %,d keys, %s, %d threads, %d partitions",
                 records, records, keys, config.getString(AppConfig.PROCESSING_GUARANTEE), config.getInt(AppConfig.NUM_STREAM_THREADS),
                 BenchCluster.PARTITIONS),
-            "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "statesync / naive", "statesync / raw", "naive / raw");
+            "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "floor rec/s", "statesync / naive", "statesync / raw",
+            "naive / raw", "floor / naive", "statesync / floor");
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
             double[] s = oneRun(r == 0 ? warmUp : inputs, r);
             // Each run as it ends, so that an interrupted full-size invocation still leaves its figures.
-            System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s%n", r, s[0], s[1], s[2]);
+            System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s%n",
+                r, s[0], s[1], s[2], s[3]);
             if (r > 0) {
                 samples.add(s);
             }
             String label = r > 0 ? String.valueOf(r) : String.format("warm-up (discarded, %,d + %,d)", warmUp.records(), warmUp.records());
-            table.row(label, s[0], s[1], s[2], s[0] / s[1], s[0] / s[2], s[1] / s[2]);
+            table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3]);
         }
-        table.row("**median**", median(samples, 0), median(samples, 1), median(samples, 2),
+        table.row("**median**", median(samples, 0), median(samples, 1), median(samples, 2), median(samples, 3),
             Stats.median(samples.stream().map(s -> s[0] / s[1]).toList()),
             Stats.median(samples.stream().map(s -> s[0] / s[2]).toList()),
-            Stats.median(samples.stream().map(s -> s[1] / s[2]).toList()));
+            Stats.median(samples.stream().map(s -> s[1] / s[2]).toList()),
+            Stats.median(samples.stream().map(s -> s[3] / s[1]).toList()),
+            Stats.median(samples.stream().map(s -> s[0] / s[3]).toList()));
         return table.render();
     }
 
@@ -111,7 +115,10 @@ public final class ThroughputSuite {
             s = measure(statesync, base, prefix + "statesync-" + run, ends);
         }
         double raw = RawConsumer.recordsPerSecond(cluster.bootstrap(), ends);
-        return new double[] {s, n, raw};
+        // The floor writes to the same resources topic as statesync; it runs last, so statesync's figures are untouched.
+        SchemaWarmup.floor(serdes, topics, prefix + "floor-" + run);
+        double floor = measure(FloorTopology.build(topics, serdes), naiveProps, prefix + "floor-" + run, ends);
+        return new double[] {s, n, raw, floor};
     }
 
     private double measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {

@@ -3,6 +3,7 @@ package io.statesync.app;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -11,6 +12,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.statesync.app.internal.BoundedRocksDbMemory;
 import io.statesync.app.internal.StartupSteps;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.RestServer;
@@ -81,15 +83,7 @@ public final class StatesyncApp implements AutoCloseable {
     }
 
     private KafkaStreams newStreams(Topology topology) {
-        var props = StatesyncTopology.streamsProperties(config, metrics);
-        // Only the bound REST server knows the port when http.port is 0, so it alone says what other instances call.
-        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, rest.advertisedServer());
-        String instanceId = config.getString(AppConfig.GROUP_INSTANCE_ID);
-        if (!instanceId.isEmpty()) {
-            // Streams suffixes it with the thread index, so each stream thread is its own static member.
-            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
-        }
-        KafkaStreams created = new KafkaStreams(topology, props);
+        KafkaStreams created = new KafkaStreams(topology, streamsProperties());
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Stream thread died; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -97,6 +91,24 @@ public final class StatesyncApp implements AutoCloseable {
         streamsMetrics = new KafkaStreamsMetrics(created);
         streamsMetrics.bindTo(registry);
         return created;
+    }
+
+    /** The topology's properties plus what only the instance knows: its address, its identity, its memory budget. */
+    private Properties streamsProperties() {
+        Properties props = StatesyncTopology.streamsProperties(config, metrics);
+        // Only the bound REST server knows the port when http.port is 0, so it alone says what other instances call.
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, rest.advertisedServer());
+        String instanceId = config.getString(AppConfig.GROUP_INSTANCE_ID);
+        if (!instanceId.isEmpty()) {
+            // Streams suffixes it with the thread index, so each stream thread is its own static member.
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+        }
+        long rocksDbBytes = config.getLong(AppConfig.ROCKSDB_MEMORY_BYTES);
+        if (rocksDbBytes > 0 && !props.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+            props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, rocksDbBytes);
+        }
+        return props;
     }
 
     private void bindJvmMetrics() {

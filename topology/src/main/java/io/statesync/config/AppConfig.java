@@ -41,6 +41,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
     public static final String MAX_STALE_LAG = "max.stale.lag";
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
+    public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
     public static final String HTTP_HOST = "http.host";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_MAX_BODY_BYTES = "http.max.body.bytes";
@@ -231,6 +232,10 @@ public final class AppConfig extends AbstractConfig {
                 "Static group membership: a name unique to this instance and stable across its restarts (e.g. the pod name of a StatefulSet)."
                     + " A restart within the consumer session timeout (45 s) then resumes the instance's tasks without a rebalance, and a clean"
                     + " stop keeps them assigned to it; empty: dynamic membership, a clean stop leaves the group. statesync up sets it.")
+            .define(ROCKSDB_MEMORY_BYTES, Type.LONG, 256L * 1024 * 1024, Range.atLeast(0), Importance.MEDIUM,
+                "Native memory of all RocksDB state stores of this instance together: one block cache (data, index and filter blocks)"
+                    + " with the memtables charged to it, half of it at most. 0: Kafka Streams' defaults, a 50 MB cache and up to 48 MB of"
+                    + " memtables per store and task. Ignored when streams.rocksdb.config.setter is set.")
             .define(MAX_STALE_LAG, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
                 "A read may be served from a standby or restoring store only when its offset lag is at most this.")
             .define(LOG_FORMAT, Type.STRING, "text", ValidString.in("text", "json"), Importance.LOW,

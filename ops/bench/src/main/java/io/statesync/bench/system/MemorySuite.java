@@ -25,6 +25,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class MemorySuite {
 
+    static final String STANDALONE_JVM = "-Xms512m -Xmx512m";
+
     private final BenchCluster cluster;
     private final int resources;
 
@@ -33,7 +35,17 @@ public final class MemorySuite {
         this.resources = resources;
     }
 
+    /**
+     * {@code -Dstatesync.bench.memory=standalone|in-process|both} (default both) chooses the tables;
+     * {@code -Dstatesync.bench.standalone.jvm} the standalone JVM's options (default {@value #STANDALONE_JVM}).
+     */
     public String run(int runs, Map<String, Object> overrides) throws Exception {
+        String mode = System.getProperty("statesync.bench.memory", "both");
+        String out = mode.equals("standalone") ? "" : inProcess(runs, overrides);
+        return mode.equals("in-process") ? out : out + "\n" + standalone(runs, overrides);
+    }
+
+    private String inProcess(int runs, Map<String, Object> overrides) throws Exception {
         Table table = new Table(String.format("Memory: statesync's share after loading %,d resources (deltas against the process before it started)", resources),
             "run", "heap used after GC (MB)", "RSS, native (MB)", "statesync total (MB)", "process RSS (MB)", "heap committed (MB)");
         List<Double> heap = new ArrayList<>();
@@ -67,6 +79,43 @@ public final class MemorySuite {
             double rss = rssMb();
             double committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1048576.0;
             return new double[] {heap, rss - rssBefore, rss, committed};
+        }
+    }
+
+    /**
+     * One load of N resources into a standalone instance, measured once it is ready; then, as further runs, the same
+     * instance restarted on its kept state (stores reopened, the REST view read again), because reloading 1M
+     * resources per run takes longer than the whole suite may. No warm-up: every run is a fresh JVM.
+     */
+    private String standalone(int runs, Map<String, Object> overrides) throws Exception {
+        List<String> jvm = List.of(System.getProperty("statesync.bench.standalone.jvm", STANDALONE_JVM).trim().split("\\s+"));
+        Table table = new Table(String.format("Memory: a standalone `statesync run` JVM (%s) with %,d resources, at /readyz 200",
+            String.join(" ", jvm), resources), "run", "heap used after full GC (MB)", "RSS (MB)", "peak RSS, VmHWM (MB)");
+        AppConfig config = cluster.newRun("memory-standalone", overrides);
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        Workload.writeResources(config, resources);
+        SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
+        List<double[]> samples = new ArrayList<>();
+        for (int r = 1; r <= runs; r++) {
+            double[] s = standaloneRun(config, jvm, r);
+            System.err.printf("  standalone run %d: heap %.0f MB, RSS %.0f MB, peak RSS %.0f MB%n", r, s[0], s[1], s[2]);
+            table.row(r == 1 ? "1 (after the load)" : r + " (restart, state kept)", s[0], s[1], s[2]);
+            samples.add(s);
+        }
+        table.row("**median**", Stats.median(samples.stream().map(s -> s[0]).toList()),
+            Stats.median(samples.stream().map(s -> s[1]).toList()), Stats.median(samples.stream().map(s -> s[2]).toList()));
+        return table.render();
+    }
+
+    private double[] standaloneRun(AppConfig config, List<String> jvm, int run) throws Exception {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        Path log = cluster.dir().resolve(config.getString(AppConfig.APPLICATION_ID) + "-" + run + ".log");
+        try (Admin admin = cluster.admin(); StandaloneInstance app = StandaloneInstance.start(config, jvm, log)) {
+            Map<TopicPartition, Long> ends = Offsets.endOffsets(admin, List.of(topics.desired()));
+            Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(60).toMillis());
+            // Ready also means the REST resource view has read every Resource, which lives on the heap.
+            app.awaitReady(Duration.ofMinutes(10));
+            return new double[] {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM")};
         }
     }
 

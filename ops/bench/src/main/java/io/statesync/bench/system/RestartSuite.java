@@ -38,6 +38,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class RestartSuite {
 
+    /** Not a Streams key: the bare app's source topic, carried in its properties. */
+    private static final String SOURCE = "bench.bare.source";
+
     private final BenchCluster cluster;
     private final int resources;
     private final HttpClient http = HttpClient.newHttpClient();
@@ -47,15 +50,25 @@ public final class RestartSuite {
         this.resources = resources;
     }
 
+    /**
+     * Loads the N resources once, and the bare app's copy once: a 1M-resource load takes minutes on this machine and
+     * is not what is measured. Each run then restarts statesync on its kept state, wipes it and restarts again
+     * (which restores it for the next run), and wipes and restarts the bare app.
+     */
     public String run(int runs, Map<String, Object> overrides) throws Exception {
         Table table = new Table(String.format("Restart and restore: %,d resources loaded", resources),
             "run", "state kept: start -> /readyz 200 (s)", "state wiped: start -> /readyz 200 (s)", "bare Streams app, wiped: start -> RUNNING (s)",
             "bare / statesync (wiped)");
+        Map<String, Object> o = new HashMap<>(overrides);
+        o.put(AppConfig.HTTP_PORT, 0);
+        AppConfig config = cluster.newRun("restart", o);
+        load(config);
+        Properties bare = loadBare(config);
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
-            Map<String, Object> o = new HashMap<>(overrides);
-            o.put(AppConfig.HTTP_PORT, 0);
-            double[] s = oneRun(cluster.newRun("restart", o));
+            double kept = timeToReady(config);
+            deleteTree(Path.of(config.getString(AppConfig.STATE_DIR)));
+            double[] s = {kept, timeToReady(config), bareRestore(bare)};
             System.err.printf("  run %d: kept %.2f s, wiped %.2f s, bare wiped %.2f s%n", r, s[0], s[1], s[2]);
             table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[2], s[2] / s[1]);
             if (r > 0) {
@@ -71,25 +84,24 @@ public final class RestartSuite {
         return Stats.median(samples.stream().map(s -> s[i]).toList());
     }
 
-    private double[] oneRun(AppConfig config) throws Exception {
+    private void load(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());
         SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
         Workload.writeResources(config, resources);
         try (StatesyncApp app = new StatesyncApp(config); Admin admin = cluster.admin()) {
             app.start();
             var ends = Offsets.endOffsets(admin, List.of(topics.desired()));
-            Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(20).toMillis());
+            Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(60).toMillis());
         }
-        double kept = timeToReady(config);
-        deleteTree(Path.of(config.getString(AppConfig.STATE_DIR)));
-        double wiped = timeToReady(config);
-        return new double[] {kept, wiped, bareRestore(config)};
     }
 
     private double timeToReady(AppConfig config) throws Exception {
         long start = System.nanoTime();
         try (StatesyncApp app = new StatesyncApp(config)) {
-            app.start();
+            try (StartSampler sampler = new StartSampler()) {
+                app.start();
+                System.err.printf("    +%.2f s: start() returned; where it waited: %s", (System.nanoTime() - start) / 1e9, sampler.top(8));
+            }
             URI readyz = URI.create("http://127.0.0.1:" + app.httpPort() + "/readyz");
             String reason = "";
             HttpResponse<String> response;
@@ -105,31 +117,36 @@ public final class RestartSuite {
         }
     }
 
-    /** Loads statesync's state changelog into a bare app's one store, stops, wipes, and times its restore. */
-    private double bareRestore(AppConfig config) throws Exception {
+    /** A bare app that materialises statesync's state changelog into one store; returns its properties. */
+    private Properties loadBare(AppConfig config) throws Exception {
         String appId = config.getString(AppConfig.APPLICATION_ID);
-        String source = appId + "-" + StatesyncTopology.STATE_STORE + "-changelog";
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId + "-bare");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(AppConfig.PROCESSING_GUARANTEE));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(AppConfig.NUM_STREAM_THREADS));
-        Path stateDir = cluster.dir().resolve("state").resolve(appId + "-bare");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        try (Admin admin = cluster.admin(); StreamsRun load = new StreamsRun(bareTopology(source), props).start()) {
+        props.put(StreamsConfig.STATE_DIR_CONFIG, cluster.dir().resolve("state").resolve(appId + "-bare").toString());
+        props.put(SOURCE, appId + "-" + StatesyncTopology.STATE_STORE + "-changelog");
+        try (Admin admin = cluster.admin(); StreamsRun load = new StreamsRun(bareTopology(props), props).start()) {
             load.awaitRunning(Duration.ofMinutes(2));
-            Offsets.awaitCommitted(admin, appId + "-bare", Offsets.endOffsets(admin, List.of(source)), Duration.ofMinutes(20).toMillis());
+            Offsets.awaitCommitted(admin, appId + "-bare", Offsets.endOffsets(admin, List.of(props.getProperty(SOURCE))),
+                Duration.ofMinutes(60).toMillis());
         }
-        deleteTree(stateDir);
+        return props;
+    }
+
+    /** Wipes the bare app's state and times its restore, from start() to RUNNING. */
+    private double bareRestore(Properties props) throws Exception {
+        deleteTree(Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)));
         long start = System.nanoTime();
-        try (StreamsRun restore = new StreamsRun(bareTopology(source), props).start()) {
+        try (StreamsRun restore = new StreamsRun(bareTopology(props), props).start()) {
             return (restore.awaitRunning(Duration.ofMinutes(20)) - start) / 1e9;
         }
     }
 
-    private static org.apache.kafka.streams.Topology bareTopology(String source) {
+    private static org.apache.kafka.streams.Topology bareTopology(Properties props) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.table(source, Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
+        builder.table(props.getProperty(SOURCE), Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
             Materialized.<Bytes, byte[], KeyValueStore<Bytes, byte[]>>as("bare-store"));
         return builder.build();
     }

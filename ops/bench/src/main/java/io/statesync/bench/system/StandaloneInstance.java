@@ -1,0 +1,108 @@
+package io.statesync.bench.system;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.statesync.config.AppConfig;
+
+/**
+ * {@code statesync run} as a JVM of its own (the CLI main on this benchmark's class path, which holds the same jars
+ * as the distribution), so that its RSS is statesync's alone: heap, metaspace, code, thread stacks and RocksDB.
+ */
+final class StandaloneInstance implements AutoCloseable {
+
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+
+    private final Process process;
+    private final int port;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private StandaloneInstance(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /** Starts it with {@code jvmOptions} and every key of {@code config}, REST on a free port, output in {@code log}. */
+    static StandaloneInstance start(AppConfig config, List<String> jvmOptions, Path log) throws IOException {
+        int port = freePort();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.cli.StatesyncCli", "run"));
+        config.originals().forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
+        cmd.addAll(List.of("-D", AppConfig.HTTP_PORT + "=" + port));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new StandaloneInstance(p, port);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Waits until {@code /readyz} answers 200: the streams are running and the REST resource view is loaded. */
+    void awaitReady(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        URI readyz = URI.create("http://127.0.0.1:" + port + "/readyz");
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("statesync run exited with " + process.exitValue());
+            }
+            try {
+                if (http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // The REST server starts a moment after the JVM.
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("not ready within " + timeout);
+    }
+
+    /** Heap used right after a full GC, in MB, from {@code jcmd GC.run} and {@code GC.heap_info}. */
+    double heapAfterGcMb() throws Exception {
+        jcmd("GC.run");
+        Matcher m = HEAP_USED.matcher(jcmd("GC.heap_info"));
+        return m.find() ? Long.parseLong(m.group(1)) / 1024.0 : -1;
+    }
+
+    /** A field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (peak). */
+    double statusMb(String field) throws IOException {
+        return Files.readAllLines(Path.of("/proc/" + pid() + "/status")).stream().filter(l -> l.startsWith(field + ":"))
+            .map(l -> Double.parseDouble(l.replaceAll("[^0-9]", "")) / 1024).findFirst().orElse(-1.0);
+    }
+
+    private String jcmd(String command) throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(pid()), command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** SIGTERM, which runs statesync's clean stop, then waits for it. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}

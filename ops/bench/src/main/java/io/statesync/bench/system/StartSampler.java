@@ -1,0 +1,64 @@
+package io.statesync.bench.system;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * A thread-dump sampler for the seconds of a start-up: every 20 ms it takes the stacks of the starting thread and
+ * the start-up helpers, and counts the innermost frame of our code or of a library we call (Kafka, RocksDB, Javalin),
+ * which is where a slow {@code start()} waits. {@code jcmd Thread.print} takes about a second on a loaded 2-core
+ * machine, too slow to catch a 3 s start.
+ */
+final class StartSampler implements AutoCloseable {
+
+    private static final Predicate<String> OURS = c -> c.startsWith("io.statesync") || c.startsWith("org.apache.kafka")
+        || c.startsWith("org.rocksdb") || c.startsWith("io.javalin");
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final Map<String, Integer> counts = new ConcurrentHashMap<>();
+    private final long starter = Thread.currentThread().getId();
+    private final Thread sampler = new Thread(this::loop, "start-sampler");
+    private volatile boolean running = true;
+    private int samples;
+
+    StartSampler() {
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void loop() {
+        while (running) {
+            for (ThreadInfo t : threads.dumpAllThreads(false, false)) {
+                if (t.getThreadId() == starter || t.getThreadName().startsWith("statesync-startup")) {
+                    Arrays.stream(t.getStackTrace()).filter(f -> OURS.test(f.getClassName())).findFirst()
+                        .ifPresent(f -> counts.merge(t.getThreadName() + ": " + f.getClassName() + "." + f.getMethodName(), 1, Integer::sum));
+                }
+            }
+            samples++;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** The most frequent frames, as {@code count x thread: frame}, one per line. */
+    String top(int n) {
+        StringBuilder out = new StringBuilder(samples + " samples\n");
+        counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(n)
+            .forEach(e -> out.append(String.format("      %4d x %s%n", e.getValue(), e.getKey())));
+        return out.toString();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        sampler.join();
+    }
+}

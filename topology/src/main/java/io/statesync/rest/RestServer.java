@@ -17,8 +17,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
+import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
+import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.OpenApiDocument;
 import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceHub;
@@ -50,6 +52,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.http.BadMessageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,12 +101,16 @@ public final class RestServer {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
             cfg.requestLogger.http(this::recordRequest);
+            JsonErrorHandler errors = new JsonErrorHandler();
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
+            cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
             String keystore = config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH);
             if (!keystore.isEmpty()) {
                 cfg.jetty.addConnector((server, http) -> httpsConnector(server, http, keystore, host));
             }
         });
         registerErrors();
+        javalin.before(UriCheck::requireWellFormed);
         javalin.beforeMatched(this::authorize);
         registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
@@ -162,6 +169,9 @@ public final class RestServer {
 
     private void registerErrors() {
         javalin.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
+        // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
+        javalin.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
+            e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));
         javalin.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
             e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError", e.getMessage())));
         javalin.exception(Exception.class, (e, ctx) -> {

@@ -1,5 +1,6 @@
 package io.statesync.rest;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.List;
@@ -238,6 +239,10 @@ class RestApiIT {
         json(app.get("/api/v1/kinds")).path("items").forEach(k -> kinds.add(k.path("kind").asText()));
         assertThat(kinds).contains(kind);
         assertError(app.put("/api/v1/kinds/" + kind, Map.of("maxAttempts", "many", "orphanPolicy", "NOPE")), 400);
+        assertError(app.put("/api/v1/kinds/" + kind, Map.of("maxAttempts", "7")), 400);
+        assertError(app.put("/api/v1/kinds/" + kind, Map.of("maxAttempt", 7)), 400);
+        assertError(app.put("/api/v1/kinds/" + kind, Map.of("ignoredFields", "spec")), 400);
+        assertThat(json(app.get("/api/v1/kinds/" + kind)).path("maxAttempts").asInt()).as("refused writes change nothing").isEqualTo(7);
         assertError(app.get("/api/v1/kinds/NoSuchKind"), 404);
     }
 
@@ -268,6 +273,32 @@ class RestApiIT {
         Set<String> registered = new HashSet<>(app.app.restServer().registeredRoutes());
         assertThat(registered).isNotEmpty();
         assertThat(documented).isEqualTo(registered);
+    }
+
+    @Test
+    void shouldRefuseAChunkedBodyBeyondTheLimitBeforeItIsAllSent() throws Exception {
+        // A chunked body declares no length; a server that read it whole before checking would answer only at its end.
+        long total = 256L * 1_048_576;
+        RawHttp.Answer a = RawHttp.putChunked(app.base, path(unique()), RestTestApp.WRITER, total);
+        assertRawError(a, 413);
+        assertThat(a.sentWhenAnswered()).as("body bytes sent when the answer came").isLessThan(total / 4);
+    }
+
+    @Test
+    void shouldAnswerMalformedPercentEscapesAndUnparsableRequestsWithJsonErrors() throws Exception {
+        assertRawError(RawHttp.send(app.base, "GET", "/api/v1/resources?continue=%", RestTestApp.READER), 400);
+        assertRawError(RawHttp.send(app.base, "GET", "/api/v1/watch?resourceVersion=%zz", RestTestApp.READER), 400);
+        assertRawError(RawHttp.send(app.base, "DELETE", "/api/v1/resources/WebApp/%u002e/x", RestTestApp.WRITER), 400);
+        assertRawError(RawHttp.send(app.base, "GET", "/api/v1/resources/WebApp/default/a%2Fb", RestTestApp.READER), 400);
+        assertRawError(RawHttp.send(app.base, "GET", "/api/v1/resources", RestTestApp.READER, "X-Big: " + "x".repeat(20_000)), 431);
+    }
+
+    private static void assertRawError(RawHttp.Answer a, int code) throws IOException {
+        assertThat(a.status()).as(a.body()).isEqualTo(code);
+        JsonNode e = RestTestApp.JSON.readTree(a.body());
+        assertThat(e.path("code").asInt()).as(a.body()).isEqualTo(code);
+        assertThat(e.path("reason").asText()).isNotEmpty();
+        assertThat(e.has("message")).isTrue();
     }
 
     static void assertError(HttpResponse<String> r, int code) {

@@ -25,14 +25,28 @@ final class BodyReader {
         if (ctx.contentLength() > maxBytes) {
             throw ApiError.tooLarge("the body has " + ctx.contentLength() + " bytes; the limit is " + maxBytes);
         }
-        byte[] bytes = ctx.bodyAsBytes();
-        if (bytes.length > maxBytes) {
-            throw ApiError.tooLarge("the body has " + bytes.length + " bytes; the limit is " + maxBytes);
-        }
+        byte[] bytes = readAtMost(ctx, maxBytes);
         if (bytes.length == 0) {
             throw ApiError.badRequest("the body is empty");
         }
         return parse(bytes);
+    }
+
+    /**
+     * Reads at most one byte past the limit: a chunked body declares no length, and Javalin's own body reader would
+     * take all of it into memory before any check.
+     */
+    private static byte[] readAtMost(Context ctx, int maxBytes) {
+        byte[] bytes;
+        try {
+            bytes = ctx.req().getInputStream().readNBytes(maxBytes + 1);
+        } catch (IOException | RuntimeException e) {
+            throw ApiError.badRequest("unreadable body: " + e.getMessage());
+        }
+        if (bytes.length > maxBytes) {
+            throw ApiError.tooLarge("the body has more than " + maxBytes + " bytes, the limit");
+        }
+        return bytes;
     }
 
     static JsonNode parse(byte[] bytes) {

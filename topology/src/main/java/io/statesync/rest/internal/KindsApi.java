@@ -1,5 +1,6 @@
 package io.statesync.rest.internal;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /** {@code /api/v1/kinds}: kind policies, read from the global store and written to statesync.kinds. */
 public final class KindsApi {
+
+    private static final Map<String, String> FIELD_TYPES = fieldTypes();
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final long VISIBLE_WAIT_MS = 5_000;
@@ -61,6 +64,7 @@ public final class KindsApi {
         String kind = kind(ctx);
         ResourceApi.requireContentType(ctx, "application/json");
         JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        requireShape(body);
         KindPolicy policy;
         try {
             policy = KindPolicyJson.fromJson(body, kind);
@@ -75,6 +79,45 @@ public final class KindsApi {
         ctx.json(KindPolicyJson.toJson(policy));
     }
 
+    /**
+     * Field names and JSON types as in KindPolicy.avsc. The policy reader is lenient (a number as text, an unknown
+     * field ignored), which would store a different policy from the one the client meant; the API refuses instead.
+     */
+    private static void requireShape(JsonNode body) {
+        if (!body.isObject()) {
+            throw ApiError.badRequest("a kind policy must be a JSON object");
+        }
+        for (Map.Entry<String, JsonNode> e : body.properties()) {
+            JsonNode v = e.getValue();
+            String expected = FIELD_TYPES.get(e.getKey());
+            if (expected == null) {
+                throw ApiError.badRequest("unknown field " + e.getKey() + "; a kind policy has " + FIELD_TYPES.keySet());
+            }
+            if (!v.isNull() && !hasType(v, expected)) {
+                throw ApiError.badRequest(e.getKey() + " must be " + expected);
+            }
+        }
+    }
+
+    private static boolean hasType(JsonNode v, String expected) {
+        return switch (expected) {
+            case "a string" -> v.isTextual();
+            case "a whole number" -> v.isIntegralNumber() && v.canConvertToLong();
+            case "true or false" -> v.isBoolean();
+            case "an array of strings" -> v.isArray() && allText(v);
+            default -> v.isObject() && allText(v);
+        };
+    }
+
+    private static boolean allText(JsonNode container) {
+        for (JsonNode e : container) {
+            if (!e.isTextual()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private KindPolicy current(String kind) {
         byte[] bytes = store.get().get(kind);
         return bytes == null ? null : decode(bytes);
@@ -82,6 +125,22 @@ public final class KindsApi {
 
     private KindPolicy decode(byte[] bytes) {
         return serdes.kindPolicy().deserializer().deserialize(topics.kinds(), bytes);
+    }
+
+    private static Map<String, String> fieldTypes() {
+        Map<String, String> t = new java.util.LinkedHashMap<>();
+        t.put("kind", "a string");
+        t.put("ignoredFields", "an array of strings");
+        t.put("listMergeKeys", "an object of strings");
+        t.put("orphanPolicy", "a string");
+        for (String ms : new String[] {"resyncPeriodMs", "correctionDeadlineMs", "backoffBaseMs", "backoffCapMs",
+            "maxAttempts", "stalenessBoundMs"}) {
+            t.put(ms, "a whole number");
+        }
+        t.put("strict", "true or false");
+        t.put("strictTyping", "true or false");
+        t.put("finalizers", "an array of strings");
+        return java.util.Collections.unmodifiableMap(t);
     }
 
     private static String kind(Context ctx) {

@@ -12,12 +12,12 @@ import io.statesync.embedded.EmbeddedRegistry;
 
 /**
  * One command per soak run, on its own child-process broker and registry under {@code --dir}:
- * {@code SoakMain --scenario fuzz|cas|crash|broker|registry|rebalance [--records N] [--iterations N] [--cycles N] [--dir D]}. Prints the report and exits
+ * {@code SoakMain --scenario fuzz|cas|crash|broker|registry|rebalance|rest-fuzz [--records N] [--requests N] [--seed N] [--iterations N] [--cycles N] [--dir D]}. Prints the report and exits
  * 0 when it passed, 1 when it did not.
  */
 public final class SoakMain {
 
-    private static final java.util.List<String> SCENARIOS = java.util.List.of("fuzz", "cas", "crash", "broker", "registry", "rebalance");
+    private static final java.util.List<String> SCENARIOS = java.util.List.of("fuzz", "cas", "crash", "broker", "registry", "rest-fuzz", "rebalance");
 
     private SoakMain() {
     }
@@ -57,6 +57,9 @@ public final class SoakMain {
                 Duration.ofSeconds(5), Duration.ofSeconds(3), timeout);
             System.out.println(report);
             return report.passed();
+        }
+        if (scenario.equals("rest-fuzz")) {
+            return RestFuzzScenario.soak(opts, bootstrap, registryUrl, dir, timeout);
         }
         if (scenario.equals("registry")) {
             return registryDown(Long.parseLong(opts.getOrDefault("outage-seconds", "30")),

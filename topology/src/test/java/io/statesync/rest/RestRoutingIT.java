@@ -1,14 +1,20 @@
 package io.statesync.rest;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -17,7 +23,10 @@ import static io.statesync.rest.RestTestApp.body;
 import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Two instances of one application in this JVM: any instance answers any key, also across a rebalance. */
+/**
+ * Two instances of one application in this JVM: any instance answers any key, also across a rebalance, and from a
+ * standby when the owner cannot be reached.
+ */
 @ExtendWith(EmbeddedClusterExtension.class)
 class RestRoutingIT {
 
@@ -37,13 +46,7 @@ class RestRoutingIT {
 
     @Test
     void shouldReadEveryKeyFromEveryInstanceIncludingAcrossARebalance() throws Exception {
-        Map<String, Object> configA = RestTestApp.config("rest-routing", RestTestApp.prefix("rest-routing"));
-        configA.put(AppConfig.NUM_STANDBY_REPLICAS, 1);
-        Map<String, Object> configB = new HashMap<>(configA);
-        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
-        a = RestTestApp.start(configA);
-        b = RestTestApp.start(configB);
-        a.awaitReady();
+        startPair("rest-routing", Map.of());
         for (int k = 0; k < KEYS; k++) {
             assertThat(a.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
         }
@@ -58,6 +61,55 @@ class RestRoutingIT {
         b = null;
         for (int k = 0; k < KEYS; k++) {
             assertThat(json(readEventually(a, k)).path("spec").path("k").asInt()).isEqualTo(k);
+        }
+    }
+
+    /**
+     * Instance a advertises an address nobody listens on, so b cannot forward to it although a owns its partitions
+     * and stays in the group: b must answer a's keys from its standby, marked stale, or 503 with Retry-After.
+     */
+    @Test
+    void shouldServeAKeyFromAStandbyMarkedStaleWhenItsOwnerIsUnreachable() throws Exception {
+        String unreachable = "127.0.0.1:" + unusedPort();
+        startPair("rest-standby", Map.of(AppConfig.APPLICATION_SERVER, unreachable));
+        for (int k = 0; k < KEYS; k++) {
+            assertThat(b.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
+        }
+        int staleReads = 0;
+        for (int k = 0; k < KEYS; k++) {
+            HttpResponse<String> r = readEventually(b, k);
+            assertThat(json(r).path("spec").path("k").asInt()).isEqualTo(k);
+            assertThat(r.headers().firstValue("X-Statesync-Served-By")).hasValue("127.0.0.1:" + b.app.httpPort());
+            boolean ownedByA = ownerOf(b, k).equals(unreachable);
+            assertThat(r.headers().firstValue("X-Statesync-Stale")).as("key " + k).isEqualTo(
+                ownedByA ? Optional.of("true") : Optional.empty());
+            staleReads += ownedByA ? 1 : 0;
+        }
+        assertThat(staleReads).as("a owns some partitions, so some reads came from b's standby").isPositive();
+    }
+
+    /** Two instances of one application with a standby of every task; {@code aOnly} is config for instance a only. */
+    private void startPair(String name, Map<String, Object> aOnly) throws IOException {
+        Map<String, Object> configA = RestTestApp.config(name, RestTestApp.prefix(name));
+        configA.put(AppConfig.NUM_STANDBY_REPLICAS, 1);
+        Map<String, Object> configB = new HashMap<>(configA);
+        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
+        configA.putAll(aOnly);
+        a = RestTestApp.start(configA);
+        b = RestTestApp.start(configB);
+        a.awaitReady();
+    }
+
+    private static String ownerOf(RestTestApp app, int k) {
+        String key = "WebApp/default/routed-" + k;
+        var md = app.app.streams().queryMetadataForKey(StatesyncTopology.STATE_STORE, key,
+            Serdes.String().serializer());
+        return md.activeHost().host() + ":" + md.activeHost().port();
+    }
+
+    private static int unusedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
         }
     }
 

@@ -60,6 +60,14 @@ class BoundedRocksDbMemoryTest {
         }
     }
 
+    @Test
+    void shouldOpenKeptStoresWithoutReadingEveryFilesStatistics() {
+        try (Options options = configured("app-f", "state")) {
+            assertThat(options.skipStatsUpdateOnDbOpen()).isTrue();
+            assertThat(options.skipCheckingSstFileSizesOnDbOpen()).isTrue();
+        }
+    }
+
     private Options configured(String applicationId, String store) {
         Options options = new Options();
         options.setTableFormatConfig(new BlockBasedTableConfig());

@@ -4,6 +4,7 @@ import io.statesync.embedded.internal.ChildProcessKafka;
 import io.statesync.embedded.internal.InProcessKafka;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -44,12 +45,21 @@ public interface EmbeddedKafka extends AutoCloseable {
 
     /** As {@link #childProcess(Path, int)}, with the child's output appended to {@code logFile}. */
     static EmbeddedKafka childProcess(Path dataDir, int port, Path logFile) {
-        return new ChildProcessKafka(dataDir, port, logFile, List.of());
+        return new ChildProcessKafka(dataDir, port, logFile, List.of(), Map.of());
     }
 
     /** As {@link #childProcess(Path, int, Path)}, with more listeners (e.g. SSL) next to PLAINTEXT; see {@link #bootstrapServers(String)}. */
     static EmbeddedKafka childProcess(Path dataDir, int port, Path logFile, List<ExtraListener> listeners) {
-        return new ChildProcessKafka(dataDir, port, logFile, listeners);
+        return childProcess(dataDir, port, logFile, listeners, Map.of());
+    }
+
+    /**
+     * As {@link #childProcess(Path, int, Path, List)}, with broker-wide settings written last (e.g. an authorizer and
+     * {@code super.users}, so that a test can check ACLs on an authenticated listener).
+     */
+    static EmbeddedKafka childProcess(Path dataDir, int port, Path logFile, List<ExtraListener> listeners,
+                                      Map<String, String> serverProperties) {
+        return new ChildProcessKafka(dataDir, port, logFile, listeners, serverProperties);
     }
 
     /**

@@ -30,10 +30,13 @@ public final class ChildProcessKafka implements EmbeddedKafka {
     private final Path logFile;
     private final ManagedChild broker;
     private final List<ExtraListener> extraListeners;
+    private final Map<String, String> serverOverrides;
     private KafkaServerProperties server;
 
-    public ChildProcessKafka(Path dataDir, int port, Path logFile, List<ExtraListener> extraListeners) {
+    public ChildProcessKafka(Path dataDir, int port, Path logFile, List<ExtraListener> extraListeners,
+                             Map<String, String> serverOverrides) {
         this.extraListeners = List.copyOf(extraListeners);
+        this.serverOverrides = Map.copyOf(serverOverrides);
         this.dataDir = dataDir.toAbsolutePath();
         this.requestedPort = port;
         this.logFile = logFile.toAbsolutePath();
@@ -47,7 +50,7 @@ public final class ChildProcessKafka implements EmbeddedKafka {
         }
         long started = System.nanoTime();
         if (server == null) {
-            server = KafkaServerProperties.forDataDir(dataDir, requestedPort, extraListeners);
+            server = KafkaServerProperties.forDataDir(dataDir, requestedPort, extraListeners).withOverrides(serverOverrides);
         }
         if (FreePorts.inUse(server.brokerPort())) {
             throw new IllegalStateException("Port " + server.brokerPort() + " on 127.0.0.1 is already in use; "

@@ -28,16 +28,24 @@ public final class KafkaServerProperties {
     private final Path logDir;
     /** Extra listeners and their ports, in the order given. */
     private final Map<ExtraListener, Integer> extra;
+    private final Map<String, String> overrides;
 
     KafkaServerProperties(int brokerPort, int controllerPort, Path logDir) {
-        this(brokerPort, controllerPort, logDir, Map.of());
+        this(brokerPort, controllerPort, logDir, Map.of(), Map.of());
     }
 
-    private KafkaServerProperties(int brokerPort, int controllerPort, Path logDir, Map<ExtraListener, Integer> extra) {
+    private KafkaServerProperties(int brokerPort, int controllerPort, Path logDir, Map<ExtraListener, Integer> extra,
+                                  Map<String, String> overrides) {
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
         this.logDir = logDir;
         this.extra = extra;
+        this.overrides = overrides;
+    }
+
+    /** The same ports and directory; {@code settings} are written after everything else, so they win. */
+    KafkaServerProperties withOverrides(Map<String, String> settings) {
+        return new KafkaServerProperties(brokerPort, controllerPort, logDir, extra, Map.copyOf(settings));
     }
 
     /** Keeps the ports of an earlier run in {@code dataDir} unless {@code requestedPort} names a fixed one. */
@@ -55,7 +63,7 @@ public final class KafkaServerProperties {
         for (ExtraListener l : listeners) {
             extra.put(l, previous.filter(p -> hasListener(p, l.name())).map(p -> portOf(p, l.name())).orElseGet(FreePorts::pick));
         }
-        return new KafkaServerProperties(brokerPort, controllerPort, dataDir.resolve("kraft-combined-logs"), extra);
+        return new KafkaServerProperties(brokerPort, controllerPort, dataDir.resolve("kraft-combined-logs"), extra, Map.of());
     }
 
     int extraPort(String name) {
@@ -105,6 +113,7 @@ public final class KafkaServerProperties {
         p.setProperty("share.coordinator.state.topic.replication.factor", "1");
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
+        overrides.forEach(p::setProperty);
         return p;
     }
 

@@ -52,6 +52,14 @@ class KafkaServerPropertiesTest {
     }
 
     @Test
+    void shouldLetBrokerWideOverridesWinOverTheDefaults() {
+        Properties p = KafkaServerProperties.forDataDir(dataDir, 0)
+                .withOverrides(java.util.Map.of("super.users", "User:ANONYMOUS", "num.partitions", "3")).toProperties();
+
+        assertThat(p).containsEntry("super.users", "User:ANONYMOUS").containsEntry("num.partitions", "3");
+    }
+
+    @Test
     void shouldConfigureSingleNodeReplicationForInternalTopics() {
         Properties p = KafkaServerProperties.forDataDir(dataDir, 9092).toProperties();
 

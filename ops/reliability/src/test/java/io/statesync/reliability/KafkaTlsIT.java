@@ -20,6 +20,8 @@ import io.statesync.embedded.ExtraListener;
 import io.statesync.embedded.internal.ChildJvm;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * statesync over TLS end to end: every Kafka client of the app (streams, admin, REST reply consumer and resource view)
  * and of the agent on a broker's SSL listener through the {@code kafka.ssl.*} pass-through, and the REST API over
- * HTTPS from {@code http.tls.keystore.*}, read with a trust store by a plain client and by the CLI.
+ * HTTPS from {@code http.tls.keystore.*}, read with a trust store by a plain client and by the CLI; and SASL_SSL
+ * behind an authorizer, with exactly the ACLs docs/security.md lists.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
 class KafkaTlsIT {
@@ -39,46 +42,90 @@ class KafkaTlsIT {
     private static final String PATH = "/api/v1/resources/TlsProbe/default/web";
 
     @TempDir
+    static Path shared;
+    private static TlsMaterial tls;
+    private static EmbeddedKafka broker;
+
+    @TempDir
     Path workDir;
 
-    @Test
-    void shouldConvergeOverAnSslListenerAndServeRestOverHttps(EmbeddedCluster cluster) throws Exception {
-        TlsMaterial tls = TlsMaterial.generate(workDir.resolve("tls"));
-        try (EmbeddedKafka broker = EmbeddedKafka.childProcess(workDir.resolve("kafka"), 0, workDir.resolve("kafka.log"),
-            List.of(ExtraListener.ssl(tls.keyStore(), tls.password()))).start()) {
-            Map<String, Object> overrides = Map.of(
-                "kafka.security.protocol", "SSL",
-                "kafka.ssl.truststore.location", tls.trustStore().toString(),
-                "kafka.ssl.truststore.password", tls.password(),
-                "kafka.ssl.truststore.type", "PKCS12",
-                AppConfig.HTTP_TLS_KEYSTORE_PATH, tls.keyStore().toString(),
-                AppConfig.HTTP_TLS_KEYSTORE_PASSWORD, tls.password());
-            AppConfig config = InProcessApp.isolatedConfig(broker.bootstrapServers("SSL"), cluster.registryUrl(),
-                workDir.resolve("state"), overrides);
-            try (InProcessApp app = InProcessApp.start(config, Duration.ofSeconds(60));
-                 LoadAgent agent = new LoadAgent(app.target())) {
-                String base = "https://127.0.0.1:" + app.httpPort();
-                HttpClient https = HttpClient.newBuilder().sslContext(tls.clientContext()).connectTimeout(Duration.ofSeconds(2)).build();
+    /**
+     * One broker for both tests (a broker start is the slow part): an SSL listener, and a SASL_SSL one behind an
+     * authorizer that denies everything without an ACL. The PLAINTEXT, CONTROLLER and SSL listeners authenticate
+     * nobody, so ANONYMOUS is the super user there.
+     */
+    @BeforeAll
+    static void startBroker() throws Exception {
+        tls = TlsMaterial.generate(shared.resolve("tls"));
+        broker = EmbeddedKafka.childProcess(shared.resolve("kafka"), 0, shared.resolve("kafka.log"),
+            List.of(ExtraListener.ssl(tls.keyStore(), tls.password()), KafkaAcls.saslSslListener(tls)),
+            KafkaAcls.AUTHORIZER).start();
+    }
 
-                HttpResponse<String> put = https.send(HttpRequest.newBuilder(URI.create(base + PATH))
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{\"spec\":{\"replicas\":3}}")).build(), HttpResponse.BodyHandlers.ofString());
-                assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
-                assertThat(Waits.until(() -> "200 Synced".equals(syncStatus(https, base)), Duration.ofSeconds(30)))
-                    .as("Synced over TLS, last seen %s", syncStatus(https, base)).isTrue();
-                assertThat(agent.corrections()).isPositive();
-
-                assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + app.httpPort() + PATH)).build(), HttpResponse.BodyHandlers.ofString()))
-                    .as("no plain-HTTP connector").isInstanceOf(IOException.class);
-                assertThat(cliGet(base, tls)).contains("Synced");
-            }
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
         }
     }
 
-    private static String syncStatus(HttpClient https, String base) {
+    @Test
+    void shouldConvergeOverAnSslListenerAndServeRestOverHttps(EmbeddedCluster cluster) throws Exception {
+        Map<String, Object> overrides = Map.of(
+            "kafka.security.protocol", "SSL",
+            "kafka.ssl.truststore.location", tls.trustStore().toString(),
+            "kafka.ssl.truststore.password", tls.password(),
+            "kafka.ssl.truststore.type", "PKCS12",
+            AppConfig.HTTP_TLS_KEYSTORE_PATH, tls.keyStore().toString(),
+            AppConfig.HTTP_TLS_KEYSTORE_PASSWORD, tls.password());
+        AppConfig config = InProcessApp.isolatedConfig(broker.bootstrapServers("SSL"), cluster.registryUrl(),
+            workDir.resolve("state"), overrides);
+        try (InProcessApp app = InProcessApp.start(config, Duration.ofSeconds(60));
+             LoadAgent agent = new LoadAgent(app.target())) {
+            String base = "https://127.0.0.1:" + app.httpPort();
+            HttpClient https = HttpClient.newBuilder().sslContext(tls.clientContext()).connectTimeout(Duration.ofSeconds(2)).build();
+
+            HttpResponse<String> put = https.send(HttpRequest.newBuilder(URI.create(base + PATH))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"spec\":{\"replicas\":3}}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
+            assertThat(Waits.until(() -> "200 Synced".equals(syncStatus(https, base + PATH)), Duration.ofSeconds(30)))
+                .as("Synced over TLS, last seen %s", syncStatus(https, base + PATH)).isTrue();
+            assertThat(agent.corrections()).isPositive();
+
+            assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + app.httpPort() + PATH)).build(), HttpResponse.BodyHandlers.ofString()))
+                .as("no plain-HTTP connector").isInstanceOf(IOException.class);
+            assertThat(cliGet(base, tls)).contains("Synced");
+        }
+    }
+
+    /** SASL_SSL behind an authorizer: statesync and an agent, each its own principal, with exactly the ACLs of docs/security.md. */
+    @Test
+    void shouldConvergeOverSaslSslWithOnlyTheDocumentedAcls(EmbeddedCluster cluster) throws Exception {
+        AppConfig config = InProcessApp.isolatedConfig(broker.bootstrapServers("SASL_SSL"), cluster.registryUrl(),
+            workDir.resolve("state"), KafkaAcls.clientSecurity(tls, "statesync", "statesync-pw"));
+        ScenarioTarget agentTarget = new ScenarioTarget(KafkaAcls.withPrincipal(config, tls, "agent", "agent-pw"), () -> true);
+        KafkaAcls.grant(broker.bootstrapServers(), KafkaAcls.documented(config));
+
+        try (InProcessApp app = InProcessApp.start(config, Duration.ofSeconds(90));
+             LoadAgent agent = new LoadAgent(agentTarget)) {
+            String resource = "http://127.0.0.1:" + app.httpPort() + "/api/v1/resources/AclProbe/default/web";
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(resource)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"spec\":{\"replicas\":2}}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
+            assertThat(Waits.until(() -> "200 Synced".equals(syncStatus(http, resource)), Duration.ofSeconds(45)))
+                .as("Synced with the documented ACLs; last seen %s", syncStatus(http, resource)).isTrue();
+            assertThat(agent.corrections()).isPositive();
+            KafkaAcls.assertRefusedCorrections(agentTarget);
+        }
+    }
+
+    /** "status syncStatus" of a GET, or the failure. */
+    private static String syncStatus(HttpClient client, String url) {
         try {
-            HttpResponse<String> r = https.send(HttpRequest.newBuilder(URI.create(base + PATH)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(r.body());
             return r.statusCode() + " " + body.path("status").path("syncStatus").asText();
         } catch (IOException e) {

@@ -27,7 +27,7 @@ class RebalanceIT {
         ScenarioTarget target = new ScenarioTarget(config, () -> true);
 
         RebalanceScenario.Report report = new RebalanceScenario(target, workDir)
-            .run(2, Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(60));
+            .run(2, Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(120));
         System.out.println("rebalance report: " + report);
 
         assertThat(report.timesToAllRunning()).hasSize(2);

@@ -188,7 +188,7 @@ public final class LatencySuite {
         String name = c.getName();
         int k = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
         if (phase == Phase.DRIFT) {
-            pending.completeSent(k, arrived);
+            pending.completeIssuedBefore(k, c.getIssuedAt().toEpochMilli(), arrived);
         } else if (Values.toJava(c.getDesiredSpec()) instanceof Map<?, ?> spec && spec.get("seq") instanceof Long seq) {
             pending.complete(k, seq, arrived);
             pending.issued(seq, c.getIssuedAt().toEpochMilli());

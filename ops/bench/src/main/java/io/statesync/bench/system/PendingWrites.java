@@ -44,9 +44,17 @@ final class PendingWrites {
         }
     }
 
-    /** Completes every write of key {@code k} sent so far: for answers that do not say which write they answer. */
-    void completeSent(int k, long arrivedNanos) {
-        complete(k, sent - 1, arrivedNanos);
+    /**
+     * For answers that do not say which write they answer (a drift correction carries the desired spec, not the
+     * observation): completes the writes of key {@code k} that were due before the correction was issued, since a
+     * correction cannot answer a later one.
+     */
+    synchronized void completeIssuedBefore(int k, long issuedAtMillis, long arrivedNanos) {
+        while (next[k] < sent && schedule.intendedMillis(next[k]) <= issuedAtMillis) {
+            histogram.recordValue(Math.max(0, arrivedNanos - schedule.intended(next[k])));
+            answered++;
+            next[k] += keys;
+        }
     }
 
     /**

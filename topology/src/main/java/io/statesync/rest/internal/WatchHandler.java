@@ -297,7 +297,8 @@ public final class WatchHandler {
 
         /** Closes the connection under the blocked write, which then fails and frees this stream's thread. */
         void abort() {
-            if (aborted) {
+            // Re-checked here: a write that just completed must not lose its connection, which may serve another request.
+            if (aborted || writingSince == 0) {
                 return;
             }
             aborted = true;

@@ -102,6 +102,25 @@ class CoalescedReconcileTest {
     }
 
     @Test
+    void shouldConvergeEveryKeyWhenAnAgentAnswersEachCorrection() {
+        int n = 300;
+        for (int i = 0; i < n; i++) {
+            f.putDesired(TopologyFixture.desiredState("WebApp/default/app-" + i, SPEC));
+        }
+        f.advance(BATCH);
+        List<io.statesync.avro.Correction> corrections = f.drainCorrections();
+        assertThat(corrections).hasSize(n);
+        for (io.statesync.avro.Correction c : corrections) {
+            f.observe(c.getKind() + "/" + c.getNamespace() + "/" + c.getName(), c.getUid(), c.getGeneration(), SPEC, c.getCommandId());
+        }
+        f.advance(BATCH);
+        Map<String, SyncStatus> last = new java.util.HashMap<>();
+        f.drainResources().forEach(r -> last.put(r.getMetadata().getName(), r.getStatus().getSyncStatus()));
+        assertThat(last).hasSize(n).allSatisfy((name, status) -> assertThat(status).isEqualTo(SyncStatus.Synced));
+        assertThat(f.drainCorrections()).isEmpty();
+    }
+
+    @Test
     void shouldKeepTheStateOfEveryKeyWhenMoreKeysThanTheCacheHolds() {
         try (TopologyFixture small = new TopologyFixture(stateDir.resolve("small"), Map.of(AppConfig.RECONCILE_COALESCE_ENABLED, true,
             AppConfig.RECONCILE_BATCH_INTERVAL_MS, BATCH.toMillis(), AppConfig.STATE_CACHE_MAX_ENTRIES, 2))) {

@@ -40,32 +40,24 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     private static final String PENDING_END = "\u0000pending0";
 
     private final int maxEntries;
-    private final Map<String, Entry> decoded;
+    private final Map<String, ReconcileState> decoded;
+    /** The changed states since the last write-back, so that a commit touches only those, not the whole cache. */
+    private final Map<String, ReconcileState> dirty = new LinkedHashMap<>();
     private final Set<String> pending = new LinkedHashSet<>();
     private final Set<String> persistedMarkers = new LinkedHashSet<>();
     private boolean markersLoaded;
-
-    private static final class Entry {
-        final ReconcileState state;
-        boolean dirty;
-
-        Entry(ReconcileState state, boolean dirty) {
-            this.state = state;
-            this.dirty = dirty;
-        }
-    }
 
     DecodedStateStore(KeyValueStore<String, ReconcileState> inner, int maxEntries) {
         super(inner);
         this.maxEntries = maxEntries;
         this.decoded = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, ReconcileState> eldest) {
                 if (size() <= DecodedStateStore.this.maxEntries) {
                     return false;
                 }
-                if (eldest.getValue().dirty) {
-                    wrapped().put(eldest.getKey(), eldest.getValue().state);
+                if (dirty.remove(eldest.getKey()) != null) {
+                    wrapped().put(eldest.getKey(), eldest.getValue());
                 }
                 return true;
             }
@@ -81,29 +73,31 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     /** The decoded state; the caller may change it in place and must then {@link #write} it. */
     ReconcileState read(String key) {
-        Entry e = decoded.get(key);
-        if (e != null) {
-            return e.state;
+        ReconcileState cached = decoded.get(key);
+        if (cached != null) {
+            return cached;
         }
         ReconcileState st = wrapped().get(key);
         if (st != null) {
-            decoded.put(key, new Entry(st, false));
+            decoded.put(key, st);
         }
         return st;
     }
 
     void write(String key, ReconcileState st) {
-        Entry e = decoded.get(key);
-        if (e != null && e.state == st) {
-            e.dirty = true;
-        } else {
-            decoded.put(key, new Entry(st, true));
-        }
+        // Into dirty first: putting into the cache may evict, and an evicted dirty entry is written through.
+        dirty.put(key, st);
+        decoded.put(key, st);
     }
 
     void remove(String key) {
-        decoded.remove(key);
+        forget(key);
         wrapped().delete(key);
+    }
+
+    private void forget(String key) {
+        decoded.remove(key);
+        dirty.remove(key);
     }
 
     void markPending(String key) {
@@ -141,8 +135,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 if (kv.key.equals(fromExclusive)) {
                     continue;
                 }
-                Entry e = decoded.get(kv.key);
-                out.add(e == null ? kv : KeyValue.pair(kv.key, e.state));
+                ReconcileState cached = decoded.get(kv.key);
+                out.add(cached == null ? kv : KeyValue.pair(kv.key, cached));
             }
         }
         return out;
@@ -169,12 +163,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 wrapped().put(pendingMarker(key), ReconcileState.newBuilder().build());
             }
         }
-        for (Map.Entry<String, Entry> e : decoded.entrySet()) {
-            if (e.getValue().dirty) {
-                wrapped().put(e.getKey(), e.getValue().state);
-                e.getValue().dirty = false;
-            }
-        }
+        dirty.forEach((key, st) -> wrapped().put(key, st));
+        dirty.clear();
     }
 
     @Override
@@ -197,6 +187,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     private void forget() {
         decoded.clear();
+        dirty.clear();
         pending.clear();
         persistedMarkers.clear();
         markersLoaded = false;
@@ -226,25 +217,25 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     @Override
     public void put(String key, ReconcileState value) {
-        decoded.remove(key);
+        forget(key);
         wrapped().put(key, value);
     }
 
     @Override
     public ReconcileState putIfAbsent(String key, ReconcileState value) {
-        decoded.remove(key);
+        forget(key);
         return wrapped().putIfAbsent(key, value);
     }
 
     @Override
     public void putAll(List<KeyValue<String, ReconcileState>> entries) {
-        entries.forEach(kv -> decoded.remove(kv.key));
+        entries.forEach(kv -> forget(kv.key));
         wrapped().putAll(entries);
     }
 
     @Override
     public ReconcileState delete(String key) {
-        decoded.remove(key);
+        forget(key);
         return wrapped().delete(key);
     }
 }

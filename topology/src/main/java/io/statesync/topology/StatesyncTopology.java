@@ -69,9 +69,11 @@ public final class StatesyncTopology {
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
         t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
-        // Caching coalesces the writes of one commit interval: a hot key, the timer index and the per-task revision
-        // counter each send one changelog record per commit instead of one per event.
-        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingEnabled(),
+        // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each
+        // send one changelog record per commit instead of one per event. The state store has no Streams cache: its
+        // decoded write-back cache already writes each changed key once per commit, and a second, byte-level cache
+        // would only copy every state once more.
+        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingDisabled(),
             config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);

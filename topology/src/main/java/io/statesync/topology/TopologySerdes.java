@@ -14,6 +14,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.registry.SchemaRegistryClient;
 import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.serde.AvroSerdes;
+import io.statesync.topology.internal.ReconcileStateSerde;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 
@@ -40,7 +41,7 @@ public final class TopologySerdes {
         this.correction = specific(Correction.class);
         this.event = specific(ReconcileEvent.class);
         this.kindPolicy = specific(KindPolicy.class);
-        this.reconcileState = specific(ReconcileState.class);
+        this.reconcileState = new ReconcileStateSerde(specific(ReconcileState.class));
     }
 
     /** The registry URL plus every {@code schema.registry.*}, {@code basic.auth.*}, {@code bearer.auth.*} and {@code auto.register.*} setting. */

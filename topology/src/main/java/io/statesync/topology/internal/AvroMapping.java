@@ -34,6 +34,11 @@ public final class AvroMapping {
         return v == null ? null : Values.toJava(v);
     }
 
+    /** {@link #tree}, remembered per instance on the stream thread (see {@link TreeCache}); the trees are read-only. */
+    static Object cachedTree(Value v) {
+        return v == null ? null : TreeCache.current().tree(v, Values::toJava);
+    }
+
     public static Value value(Object tree) {
         return Values.fromJava(tree);
     }
@@ -47,7 +52,7 @@ public final class AvroMapping {
             return new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
                 o.getAckCommandId());
         }
-        return ObservedView.present(tree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
+        return ObservedView.present(cachedTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
     }
 
     /** {@code plannedAttempt} is the planner's own count (within the episode), not the Correction's sequence number. */

@@ -121,9 +121,9 @@ final class ReconcileStep {
         ObjectMeta m = res.getMetadata();
         boolean orphan = isOrphanPlaceholder(res);
         return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
-            .desiredSpec(orphan ? null : AvroMapping.tree(res.getSpec()))
+            .desiredSpec(orphan ? null : AvroMapping.cachedTree(res.getSpec()))
             .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
-            .lastApplied(AvroMapping.tree(st.getLastApplied()))
+            .lastApplied(AvroMapping.cachedTree(st.getLastApplied()))
             .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
                 st.getLastPlannedAttempt()))
             .now(now).policy(policy).build();

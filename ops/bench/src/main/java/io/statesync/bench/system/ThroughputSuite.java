@@ -48,25 +48,30 @@ public final class ThroughputSuite {
                 records, records, keys, config.getString(AppConfig.PROCESSING_GUARANTEE), config.getInt(AppConfig.NUM_STREAM_THREADS),
                 BenchCluster.PARTITIONS),
             "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "floor rec/s", "statesync / naive", "statesync / raw",
-            "naive / raw", "floor / naive", "statesync / floor");
+            "naive / raw", "floor / naive", "statesync / floor", "statesync CPU µs/rec", "naive CPU µs/rec", "floor CPU µs/rec",
+            "CPU: naive / statesync", "CPU: floor / statesync");
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
             double[] s = oneRun(r == 0 ? warmUp : inputs, r);
             // Each run as it ends, so that an interrupted full-size invocation still leaves its figures.
-            System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s%n",
-                r, s[0], s[1], s[2], s[3]);
+            System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s;"
+                + " CPU µs/rec statesync %.1f, naive %.1f, floor %.1f%n", r, s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
             if (r > 0) {
                 samples.add(s);
             }
             String label = r > 0 ? String.valueOf(r) : String.format("warm-up (discarded, %,d + %,d)", warmUp.records(), warmUp.records());
-            table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3]);
+            table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3],
+                s[4], s[5], s[6], s[5] / s[4], s[6] / s[4]);
         }
         table.row("**median**", median(samples, 0), median(samples, 1), median(samples, 2), median(samples, 3),
             Stats.median(samples.stream().map(s -> s[0] / s[1]).toList()),
             Stats.median(samples.stream().map(s -> s[0] / s[2]).toList()),
             Stats.median(samples.stream().map(s -> s[1] / s[2]).toList()),
             Stats.median(samples.stream().map(s -> s[3] / s[1]).toList()),
-            Stats.median(samples.stream().map(s -> s[0] / s[3]).toList()));
+            Stats.median(samples.stream().map(s -> s[0] / s[3]).toList()),
+            median(samples, 4), median(samples, 5), median(samples, 6),
+            Stats.median(samples.stream().map(s -> s[5] / s[4]).toList()),
+            Stats.median(samples.stream().map(s -> s[6] / s[4]).toList()));
         return table.render();
     }
 
@@ -105,8 +110,8 @@ public final class ThroughputSuite {
         TopologySerdes serdes = new TopologySerdes(config);
         SchemaWarmup.statesync(serdes, topics, prefix + "statesync-" + run);
         SchemaWarmup.naive(serdes, topics, prefix + "naive-" + run);
-        double s;
-        double n;
+        double[] s;
+        double[] n;
         if (run % 2 == 0) {
             s = measure(statesync, base, prefix + "statesync-" + run, ends);
             n = measure(naive, naiveProps, prefix + "naive-" + run, ends);
@@ -117,16 +122,18 @@ public final class ThroughputSuite {
         double raw = RawConsumer.recordsPerSecond(cluster.bootstrap(), ends);
         // The floor writes to the same resources topic as statesync; it runs last, so statesync's figures are untouched.
         SchemaWarmup.floor(serdes, topics, prefix + "floor-" + run);
-        double floor = measure(FloorTopology.build(topics, serdes), naiveProps, prefix + "floor-" + run, ends);
-        return new double[] {s, n, raw, floor};
+        double[] floor = measure(FloorTopology.build(topics, serdes), naiveProps, prefix + "floor-" + run, ends);
+        return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1]};
     }
 
-    private double measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {
+    /** Input records/s, and the CPU microseconds the app's own threads spent per input record (start-up included). */
+    private double[] measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {
         Properties props = StreamsRun.withIdentity(base, appId, cluster.dir().resolve("state").resolve(appId));
         try (Admin admin = cluster.admin(); StreamsRun run = new StreamsRun(topology, props).start()) {
             long start = run.awaitRunning(Duration.ofMinutes(2));
             long end = Offsets.awaitCommitted(admin, appId, ends, TIMEOUT.toMillis());
-            return Offsets.total(ends) / ((end - start) / 1e9);
+            long total = Offsets.total(ends);
+            return new double[] {total / ((end - start) / 1e9), ClientCpu.nanos(appId) / 1e3 / total};
         }
     }
 }

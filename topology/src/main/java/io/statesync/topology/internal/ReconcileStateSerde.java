@@ -1,0 +1,92 @@
+package io.statesync.topology.internal;
+
+import java.util.Map;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.Resource;
+import io.statesync.avro.Value;
+import io.statesync.avro.internal.ReconcileState;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * The state store's serde. After a correction the state holds the same spec three times over (the Resource's spec,
+ * the last-applied spec of the three-way merge, and the last correction's desired spec), and encoding the state at
+ * every commit is the biggest single cost of the topology. Where those are one instance, the record carries the spec
+ * once and two flags, and decoding puts the shared instance back, so a decoded state looks exactly as it was written.
+ *
+ * <p>Encoding leaves the live state as it was: the shared fields are cleared only while the record is written,
+ * on the stream thread that owns the state.
+ */
+public final class ReconcileStateSerde implements Serde<ReconcileState> {
+
+    private final Serde<ReconcileState> avro;
+
+    public ReconcileStateSerde(Serde<ReconcileState> avro) {
+        this.avro = avro;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        avro.configure(configs, isKey);
+    }
+
+    @Override
+    public Serializer<ReconcileState> serializer() {
+        Serializer<ReconcileState> inner = avro.serializer();
+        return (topic, st) -> st == null ? inner.serialize(topic, null) : encode(inner, topic, st);
+    }
+
+    @Override
+    public Deserializer<ReconcileState> deserializer() {
+        Deserializer<ReconcileState> inner = avro.deserializer();
+        return (topic, bytes) -> restore(inner.deserialize(topic, bytes));
+    }
+
+    @Override
+    public void close() {
+        avro.close();
+    }
+
+    private static byte[] encode(Serializer<ReconcileState> inner, String topic, ReconcileState st) {
+        Resource resource = st.getResource();
+        Value applied = st.getLastApplied();
+        Correction correction = st.getLastCorrection();
+        boolean appliedIsSpec = applied != null && resource != null && applied == resource.getSpec();
+        boolean correctionIsApplied = applied != null && correction != null && correction.getDesiredSpec() == applied;
+        if (appliedIsSpec) {
+            st.setLastApplied(null);
+            st.setLastAppliedIsSpec(true);
+        }
+        if (correctionIsApplied) {
+            correction.setDesiredSpec(null);
+            st.setLastCorrectionSpecIsApplied(true);
+        }
+        try {
+            return inner.serialize(topic, st);
+        } finally {
+            st.setLastApplied(applied);
+            st.setLastAppliedIsSpec(false);
+            if (correctionIsApplied) {
+                correction.setDesiredSpec(applied);
+            }
+            st.setLastCorrectionSpecIsApplied(false);
+        }
+    }
+
+    static ReconcileState restore(ReconcileState st) {
+        if (st == null) {
+            return null;
+        }
+        if (st.getLastAppliedIsSpec() && st.getResource() != null) {
+            st.setLastApplied(st.getResource().getSpec());
+        }
+        if (st.getLastCorrectionSpecIsApplied() && st.getLastCorrection() != null) {
+            st.getLastCorrection().setDesiredSpec(st.getLastApplied());
+        }
+        st.setLastAppliedIsSpec(false);
+        st.setLastCorrectionSpecIsApplied(false);
+        return st;
+    }
+}

@@ -1,0 +1,99 @@
+package io.statesync.topology.internal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.statesync.avro.Action;
+import io.statesync.avro.Correction;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.Reason;
+import io.statesync.avro.Resource;
+import io.statesync.avro.Value;
+import io.statesync.avro.internal.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.schemas.Values;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReconcileStateSerdeTest {
+
+    private static final String TOPIC = "app-statesync-state-changelog";
+
+    private final Serde<ReconcileState> serde =
+        new TopologySerdes(new AppConfig(Map.of(AppConfig.SCHEMA_REGISTRY_URL, "mock://state-" + UUID.randomUUID())))
+            .reconcileState();
+
+    @Test
+    void shouldRestoreTheSharedSpecInstanceWhenDecoding() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
+
+        assertThat(back).isEqualTo(st);
+        assertThat(back.getLastApplied()).isSameAs(back.getResource().getSpec());
+        assertThat(back.getLastCorrection().getDesiredSpec()).isSameAs(back.getLastApplied());
+        assertThat(back.getLastAppliedIsSpec()).isFalse();
+        assertThat(back.getLastCorrectionSpecIsApplied()).isFalse();
+    }
+
+    @Test
+    void shouldLeaveTheLiveStateAsItWasAfterEncoding() {
+        Value spec = spec("nginx:1.21");
+        ReconcileState st = stateAfterCorrection(spec);
+
+        serde.serializer().serialize(TOPIC, st);
+
+        assertThat(st.getLastApplied()).isSameAs(spec);
+        assertThat(st.getLastCorrection().getDesiredSpec()).isSameAs(spec);
+        assertThat(st.getLastAppliedIsSpec()).isFalse();
+        assertThat(st.getLastCorrectionSpecIsApplied()).isFalse();
+    }
+
+    @Test
+    void shouldWriteTheSharedSpecOnlyOnce() {
+        ReconcileState shared = stateAfterCorrection(spec("nginx:1.21"));
+        ReconcileState copies = stateAfterCorrection(spec("nginx:1.21"));
+        copies.setLastApplied(spec("nginx:1.21"));
+        copies.getLastCorrection().setDesiredSpec(spec("nginx:1.21"));
+
+        int sharedBytes = serde.serializer().serialize(TOPIC, shared).length;
+        int copiesBytes = serde.serializer().serialize(TOPIC, copies).length;
+
+        assertThat(sharedBytes).isLessThan(copiesBytes);
+        assertThat(serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, copies))).isEqualTo(copies);
+    }
+
+    @Test
+    void shouldKeepADifferentLastAppliedSpec() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+        Value older = spec("nginx:1.20");
+        st.setLastApplied(older);
+        st.getLastCorrection().setDesiredSpec(older);
+
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
+
+        assertThat(back.getLastApplied()).isEqualTo(older).isNotEqualTo(back.getResource().getSpec());
+        assertThat(back.getLastCorrection().getDesiredSpec()).isEqualTo(older);
+    }
+
+    private static Value spec(String image) {
+        return Values.fromJava(Map.of("image", image, "replicas", 3L, "env", Map.of("ENV", "production")));
+    }
+
+    private static ReconcileState stateAfterCorrection(Value spec) {
+        ObjectMeta meta = ObjectMeta.newBuilder().setKind("WebApp").setNamespace("default").setName("shop")
+            .setUid("u-1").setResourceVersion("7").setGeneration(2).setCreationTimestamp(Instant.ofEpochMilli(1000)).build();
+        Resource resource = Resource.newBuilder().setMetadata(meta).setSpec(spec)
+            .setStatus(AvroMapping.initialStatus(Instant.ofEpochMilli(1000))).build();
+        Correction correction = Correction.newBuilder().setCommandId("c-1").setKind("WebApp").setNamespace("default")
+            .setName("shop").setUid("u-1").setAction(Action.UPDATE).setReason(Reason.SpecChanged).setGeneration(2)
+            .setAttempt(1).setPatch(List.of()).setDesiredSpec(spec).setIssuedAt(Instant.ofEpochMilli(2000))
+            .setDeadline(Instant.ofEpochMilli(32000)).build();
+        return ReconcileState.newBuilder().setResource(resource).setLastApplied(spec).setLastCorrection(correction).build();
+    }
+}

@@ -12,11 +12,11 @@ import io.statesync.serde.internal.ClassResolvedUnionData;
 import io.statesync.serde.internal.EncodeBuffer;
 import io.statesync.serde.internal.RegistryFailures;
 import io.statesync.serde.internal.RegistryHandle;
+import io.statesync.serde.internal.ValueAwareDatumWriter;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.io.DatumWriter;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -105,7 +105,7 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
     private DatumWriter<T> writerFor(T record) {
         if (record instanceof SpecificRecord) {
             return writers.computeIfAbsent(record.getClass(),
-                c -> new SpecificDatumWriter<>(record.getSchema(), ClassResolvedUnionData.forClass(record.getClass())));
+                c -> new ValueAwareDatumWriter<>(record.getSchema(), ClassResolvedUnionData.forClass(record.getClass())));
         }
         return writers.computeIfAbsent(record.getSchema(), s -> new GenericDatumWriter<>((Schema) s));
     }

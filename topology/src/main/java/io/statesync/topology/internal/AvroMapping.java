@@ -34,9 +34,12 @@ public final class AvroMapping {
         return v == null ? null : Values.toJava(v);
     }
 
-    /** {@link #tree}, remembered per instance on the stream thread (see {@link TreeCache}); the trees are read-only. */
+    /**
+     * {@link #tree}, normalised (frozen) as the reconciler wants it, and remembered per instance on the stream thread
+     * (see {@link TreeCache}): the reconciler only walks a frozen tree, where it copies any other.
+     */
     static Object cachedTree(Value v) {
-        return v == null ? null : TreeCache.current().tree(v, Values::toJava);
+        return v == null ? null : TreeCache.current().tree(v, FrozenTrees::of);
     }
 
     public static Value value(Object tree) {

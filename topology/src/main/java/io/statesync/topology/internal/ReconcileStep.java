@@ -159,13 +159,23 @@ final class ReconcileStep {
         if (st.getLastCorrection() == null || !isOutstanding(res.getStatus())) {
             metrics.inflightDelta(1);
         }
-        st.setLastCorrection(c);
+        st.setLastCorrection(withoutPatch(c));
         st.setLastCorrectionFingerprint(pc.fingerprint());
         st.setLastPlannedAttempt(pc.attempt());
         if (!delete && !isOrphanPlaceholder(res)) {
             st.setLastApplied(res.getSpec());
         }
         metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+    }
+
+    /**
+     * The state keeps the last correction for its identity, attempt and deadline; its patch is never read again (a
+     * retry is planned afresh), and a CREATE's patch repeats the whole spec, so it is not stored. Built field by field:
+     * the generated copy constructor would deep-copy the spec.
+     */
+    private static Correction withoutPatch(Correction c) {
+        return new Correction(c.getCommandId(), c.getKind(), c.getNamespace(), c.getName(), c.getUid(), c.getAction(),
+            c.getReason(), c.getGeneration(), c.getAttempt(), List.of(), c.getDesiredSpec(), c.getIssuedAt(), c.getDeadline());
     }
 
     /**

@@ -126,14 +126,18 @@ public final class ThroughputSuite {
         return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1]};
     }
 
-    /** Input records/s, and the CPU microseconds the app's own threads spent per input record (start-up included). */
+    /**
+     * Input records/s, and the CPU microseconds the app's own threads spent per input record from its first RUNNING
+     * (so without start-up: opening stores and joining the group cost each contender differently, once).
+     */
     private double[] measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {
         Properties props = StreamsRun.withIdentity(base, appId, cluster.dir().resolve("state").resolve(appId));
         try (Admin admin = cluster.admin(); StreamsRun run = new StreamsRun(topology, props).start()) {
             long start = run.awaitRunning(Duration.ofMinutes(2));
+            long cpuAtStart = ClientCpu.nanos(appId);
             long end = Offsets.awaitCommitted(admin, appId, ends, TIMEOUT.toMillis());
             long total = Offsets.total(ends);
-            return new double[] {total / ((end - start) / 1e9), ClientCpu.nanos(appId) / 1e3 / total};
+            return new double[] {total / ((end - start) / 1e9), (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / total};
         }
     }
 }

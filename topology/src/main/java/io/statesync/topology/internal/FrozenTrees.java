@@ -1,0 +1,56 @@
+package io.statesync.topology.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.statesync.avro.Value;
+import io.statesync.reconciler.Trees;
+import io.statesync.schemas.Values;
+
+/**
+ * A {@link Value} straight into the reconciler's normalised form (unmodifiable maps and lists, String keys and
+ * strings, Long and Double numbers), in one pass. Converting to a plain Java tree first and then normalising built
+ * every tree twice, and normalising a tree already in this form is a walk with no copy.
+ */
+final class FrozenTrees {
+
+    private FrozenTrees() {
+    }
+
+    static Object of(Value v) {
+        Object node = v == null ? null : v.getValue();
+        if (node == null || node instanceof Boolean || node instanceof Long || node instanceof Double
+            || node instanceof String) {
+            return node;
+        }
+        if (node instanceof CharSequence s) {
+            return s.toString();
+        }
+        if (node instanceof List<?> items) {
+            List<Object> out = new ArrayList<>(items.size());
+            for (Object item : items) {
+                out.add(of(asValue(item)));
+            }
+            return Collections.unmodifiableList(out);
+        }
+        if (node instanceof Map<?, ?> entries) {
+            Map<String, Object> out = new LinkedHashMap<>(Math.max(4, entries.size() * 4 / 3 + 1));
+            for (Map.Entry<?, ?> e : entries.entrySet()) {
+                out.put(e.getKey().toString(), of(asValue(e.getValue())));
+            }
+            return Collections.unmodifiableMap(out);
+        }
+        // A hand-built Value may hold an Integer or a Float: the general path widens it.
+        return Trees.normalize(Values.toJava(v));
+    }
+
+    private static Value asValue(Object item) {
+        if (item == null || item instanceof Value) {
+            return (Value) item;
+        }
+        throw new IllegalArgumentException("A list or map inside a Value must hold Values, not " + item.getClass().getName());
+    }
+}

@@ -57,6 +57,8 @@ public final class KeyRouter {
     private final Supplier<KafkaStreams> streams;
     private final Supplier<HostInfo> self;
     private volatile StoreHandles handles;
+    private volatile HostInfo selfHost;
+    private volatile String selfText;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public KeyRouter(AppConfig config, Supplier<KafkaStreams> streams, Supplier<HostInfo> self) {
@@ -67,8 +69,23 @@ public final class KeyRouter {
 
     /** This instance's host:port as other instances reach it. */
     public String self() {
-        HostInfo h = self.get();
-        return h.host() + ":" + h.port();
+        String s = selfText;
+        if (s == null) {
+            HostInfo h = selfHost();
+            s = h.host() + ":" + h.port();
+            selfText = s;
+        }
+        return s;
+    }
+
+    /** Resolved on first use, once the server is bound (its port is known), then kept: it was 10% of a view read. */
+    private HostInfo selfHost() {
+        HostInfo h = selfHost;
+        if (h == null) {
+            h = self.get();
+            selfHost = h;
+        }
+        return h;
     }
 
     /**
@@ -83,7 +100,7 @@ public final class KeyRouter {
             || md.activeHost().equals(HostInfo.unavailable())) {
             return stale(s, key, partitionOf(key), "the owner of " + key + " is not known (rebalancing)");
         }
-        if (!md.activeHost().equals(self.get())) {
+        if (!md.activeHost().equals(selfHost())) {
             if (alreadyForwarded) {
                 return stale(s, key, md.partition(), "the assignment moved while the request was forwarded");
             }

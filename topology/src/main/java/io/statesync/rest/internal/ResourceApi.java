@@ -37,8 +37,8 @@ public final class ResourceApi {
     public static final String MERGE_PATCH = "application/merge-patch+json";
     /** Where a point read was answered from: {@code view} (the resource view) or {@code store} (the owner's store). */
     public static final String SOURCE_HEADER = "X-Statesync-Source";
-    /** Slots of the rendered-JSON cache: at most this many objects' JSON (a few MB) stay on the heap. */
-    private static final int RENDERED_SLOTS = 1 << 14;
+    /** Slots of the rendered-JSON cache: at most this many objects' JSON (about 25 MB) stay on the heap. */
+    private static final int RENDERED_SLOTS = 1 << 15;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int DEFAULT_LIMIT = 500;
     private static final int MAX_LIMIT = 5_000;

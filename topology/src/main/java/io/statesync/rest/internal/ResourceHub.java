@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -63,8 +64,10 @@ public final class ResourceHub implements AutoCloseable {
     private final TopologySerdes serdes;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    /** Changed only by the poller under {@link #lock}; concurrent so that point reads need no lock. */
-    private final ConcurrentSkipListMap<String, Resource> current = new ConcurrentSkipListMap<>();
+    /** Lists read it in key order under {@link #lock}; only the poller changes it, under the lock. */
+    private final TreeMap<String, Resource> current = new TreeMap<>();
+    /** The same objects by key, for point reads without the lock (hashing is cheaper than the sorted map's compares). */
+    private final ConcurrentHashMap<String, Resource> byKey = new ConcurrentHashMap<>();
     private final Change[] ring = new Change[RING_CAPACITY];
     private long oldestSeq;
     private KafkaConsumer<String, byte[]> consumer;
@@ -147,6 +150,11 @@ public final class ResourceHub implements AutoCloseable {
             }
         }
         Resource previous = res == null ? current.remove(r.key()) : current.put(r.key(), res);
+        if (res == null) {
+            byKey.remove(r.key());
+        } else {
+            byKey.put(r.key(), res);
+        }
         if (res == null && previous == null) {
             return;
         }
@@ -196,7 +204,7 @@ public final class ResourceHub implements AutoCloseable {
 
     /** The latest committed Resource of {@code key} this view has read, or null when it has none. */
     public Resource get(String key) {
-        return current.get(key);
+        return byKey.get(key);
     }
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */

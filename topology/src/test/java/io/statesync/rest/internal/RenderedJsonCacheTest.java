@@ -44,6 +44,28 @@ class RenderedJsonCacheTest {
     }
 
     @Test
+    void shouldKeepTwoKeysOfOneSlotBothCached() {
+        String first = "k/0";
+        String second = null;
+        for (int i = 1; second == null; i++) {
+            if (slotOf("k/" + i) == slotOf(first)) {
+                second = "k/" + i;
+            }
+        }
+        for (int round = 0; round < 3; round++) {
+            cache.json(first, resource(first, "1"));
+            cache.json(second, resource(second, "1"));
+        }
+        assertThat(renders).hasValue(2);
+    }
+
+    /** The slot index RenderedJsonCache gives a key in a cache of 4 slots. */
+    private static int slotOf(String key) {
+        int h = key.hashCode();
+        return (h ^ (h >>> 16)) & 3;
+    }
+
+    @Test
     void shouldRefuseASlotCountThatIsNotAPowerOfTwo() {
         assertThatThrownBy(() -> new RenderedJsonCache(6, r -> new byte[0])).isInstanceOf(IllegalArgumentException.class);
     }

@@ -48,7 +48,7 @@ class RenderedJsonCacheTest {
         String first = "k/0";
         String second = null;
         for (int i = 1; second == null; i++) {
-            if (slotOf("k/" + i) == slotOf(first)) {
+            if (cache.slotOf("k/" + i) == cache.slotOf(first)) {
                 second = "k/" + i;
             }
         }
@@ -59,10 +59,22 @@ class RenderedJsonCacheTest {
         assertThat(renders).hasValue(2);
     }
 
-    /** The slot index RenderedJsonCache gives a key in a cache of 4 slots. */
-    private static int slotOf(String key) {
-        int h = key.hashCode();
-        return (h ^ (h >>> 16)) & 3;
+    @Test
+    void shouldKeepNumberedKeysCachedWhenTheyFitInTheSlots() {
+        RenderedJsonCache big = new RenderedJsonCache(1 << 15, r -> {
+            renders.incrementAndGet();
+            return new byte[0];
+        });
+        Resource[] objects = new Resource[3_000];
+        for (int k = 0; k < objects.length; k++) {
+            objects[k] = resource("app-" + k, "1");
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int k = 0; k < objects.length; k++) {
+                big.json("WebApp/bench/app-" + k, objects[k]);
+            }
+        }
+        assertThat(renders.get()).as("renders beyond the first round").isLessThan(3_000 + 30);
     }
 
     @Test

@@ -24,8 +24,8 @@ import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of one application in this JVM: any instance answers any key, also across a rebalance, and from a
- * standby when the owner cannot be reached.
+ * Two instances of one application in this JVM, reading through the key's owner ({@code consistency=owner}): any
+ * instance answers any key, also across a rebalance, and from a standby when the owner cannot be reached.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
 class RestRoutingIT {
@@ -117,14 +117,19 @@ class RestRoutingIT {
         return "/api/v1/resources/WebApp/default/routed-" + k;
     }
 
+    /** A read that goes through the key's owner; without the parameter the reading instance's own view may answer. */
+    private static String ownerPath(int k) {
+        return path(k) + "?consistency=owner";
+    }
+
     /** A read that may meet 503 (with Retry-After) while partitions move, but must then succeed. */
     private static HttpResponse<String> readEventually(RestTestApp app, int k) throws InterruptedException {
         long deadline = System.currentTimeMillis() + Duration.ofSeconds(60).toMillis();
-        HttpResponse<String> r = app.get(path(k));
+        HttpResponse<String> r = app.get(ownerPath(k));
         while (r.statusCode() == 503 && System.currentTimeMillis() < deadline) {
             assertThat(r.headers().firstValue("Retry-After")).isPresent();
             Thread.sleep(200);
-            r = app.get(path(k));
+            r = app.get(ownerPath(k));
         }
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return r;

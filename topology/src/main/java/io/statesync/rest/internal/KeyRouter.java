@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 import io.statesync.avro.internal.ReconcileState;
@@ -55,6 +56,9 @@ public final class KeyRouter {
     private final AppConfig config;
     private final Supplier<KafkaStreams> streams;
     private final Supplier<HostInfo> self;
+    private volatile StoreHandles handles;
+    private volatile HostInfo selfHost;
+    private volatile String selfText;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public KeyRouter(AppConfig config, Supplier<KafkaStreams> streams, Supplier<HostInfo> self) {
@@ -65,8 +69,23 @@ public final class KeyRouter {
 
     /** This instance's host:port as other instances reach it. */
     public String self() {
-        HostInfo h = self.get();
-        return h.host() + ":" + h.port();
+        String s = selfText;
+        if (s == null) {
+            HostInfo h = selfHost();
+            s = h.host() + ":" + h.port();
+            selfText = s;
+        }
+        return s;
+    }
+
+    /** Resolved on first use, once the server is bound (its port is known), then kept: it was 10% of a view read. */
+    private HostInfo selfHost() {
+        HostInfo h = selfHost;
+        if (h == null) {
+            h = self.get();
+            selfHost = h;
+        }
+        return h;
     }
 
     /**
@@ -81,7 +100,7 @@ public final class KeyRouter {
             || md.activeHost().equals(HostInfo.unavailable())) {
             return stale(s, key, partitionOf(key), "the owner of " + key + " is not known (rebalancing)");
         }
-        if (!md.activeHost().equals(self.get())) {
+        if (!md.activeHost().equals(selfHost())) {
             if (alreadyForwarded) {
                 return stale(s, key, md.partition(), "the assignment moved while the request was forwarded");
             }
@@ -92,18 +111,54 @@ public final class KeyRouter {
             }
         }
         try {
-            ReadOnlyKeyValueStore<String, ReconcileState> store = s.store(StoreQueryParameters
-                .fromNameAndType(StatesyncTopology.STATE_STORE, QueryableStoreTypes.<String, ReconcileState>keyValueStore())
-                .withPartition(md.partition()));
-            return new Local(store.get(key), false);
+            return new Local(activeStore(s, md.partition()).get(key), false);
         } catch (InvalidStateStoreException e) {
+            forgetStore(md.partition());
             return stale(s, key, md.partition(), "the store is migrating: " + e.getMessage());
         }
     }
 
+    /**
+     * The queryable store of one partition, kept between requests: {@code KafkaStreams.store} validates the
+     * whole query each time, which cost more than the read. Dropped when a read finds it invalid (it moved).
+     */
+    private ReadOnlyKeyValueStore<String, ReconcileState> activeStore(KafkaStreams s, int partition) {
+        StoreHandles h = handles;
+        if (h == null || h.streams() != s || partition >= h.byPartition().length()) {
+            h = new StoreHandles(s, new AtomicReferenceArray<>(Math.max(partition + 1, config.getInt(AppConfig.TOPIC_PARTITIONS))));
+            handles = h;
+        }
+        ReadOnlyKeyValueStore<String, ReconcileState> store = h.byPartition().get(partition);
+        if (store == null) {
+            store = s.store(StoreQueryParameters.fromNameAndType(StatesyncTopology.STATE_STORE,
+                QueryableStoreTypes.<String, ReconcileState>keyValueStore()).withPartition(partition));
+            h.byPartition().set(partition, store);
+        }
+        return store;
+    }
+
+    private void forgetStore(int partition) {
+        StoreHandles h = handles;
+        if (h != null && partition < h.byPartition().length()) {
+            h.byPartition().set(partition, null);
+        }
+    }
+
+    private record StoreHandles(KafkaStreams streams, AtomicReferenceArray<ReadOnlyKeyValueStore<String, ReconcileState>> byPartition) {
+    }
+
+    /** Whether the streams run (or rebalance), so that the resource view follows what they commit. */
+    public boolean streamsRunning() {
+        return running(streams.get());
+    }
+
+    private static boolean running(KafkaStreams s) {
+        return s != null && (s.state() == KafkaStreams.State.RUNNING || s.state() == KafkaStreams.State.REBALANCING);
+    }
+
     private KafkaStreams requireStreams() {
         KafkaStreams s = streams.get();
-        if (s == null || !(s.state() == KafkaStreams.State.RUNNING || s.state() == KafkaStreams.State.REBALANCING)) {
+        if (!running(s)) {
             throw ApiError.unavailable("the streams are not running (" + (s == null ? "not started" : s.state()) + ")",
                 RETRY_AFTER_SECONDS);
         }

@@ -30,7 +30,9 @@ public final class OpenApiDocument {
         new Operation("GET", "/openapi.json", "This document.", false, List.of(200)),
         new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, limit, continue); "
             + "metadata.resourceVersion is a watch position.", false, List.of(200, 400, 503)),
-        new Operation("GET", RES, "Read one resource; ETag is its resourceVersion.", false, List.of(200, 400, 404, 503)),
+        new Operation("GET", RES, "Read one resource; ETag is its resourceVersion. ?resourceVersion=X or If-None-Match: \"X\" "
+            + "(304 while X is current) never returns an older version; ?consistency=owner reads the key's owner.", false,
+            List.of(200, 304, 400, 404, 503)),
         new Operation("PUT", RES, "Create or replace through admission; metadata.resourceVersion or If-Match makes it conditional.",
             true, List.of(200, 201, 400, 409, 413, 415, 503, 504)),
         new Operation("PATCH", RES, "JSON merge patch (application/merge-patch+json) of spec and metadata labels, annotations, finalizers.",
@@ -83,6 +85,7 @@ public final class OpenApiDocument {
         return switch (code) {
             case 200 -> "OK";
             case 201 -> "Created";
+            case 304 -> "Not Modified: the If-None-Match version is current";
             case 400 -> "Bad JSON, a bad field or a bad parameter";
             case 404 -> "No such resource";
             case 409 -> "resourceVersion precondition failed; the body carries the current one";

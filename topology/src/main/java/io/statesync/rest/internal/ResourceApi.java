@@ -35,6 +35,10 @@ import io.statesync.topology.internal.AvroMapping;
 public final class ResourceApi {
 
     public static final String MERGE_PATCH = "application/merge-patch+json";
+    /** Where a point read was answered from: {@code view} (the resource view) or {@code store} (the owner's store). */
+    public static final String SOURCE_HEADER = "X-Statesync-Source";
+    /** Slots of the rendered-JSON cache: at most this many objects' JSON (about 25 MB) stay on the heap. */
+    private static final int RENDERED_SLOTS = 1 << 15;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int DEFAULT_LIMIT = 500;
     private static final int MAX_LIMIT = 5_000;
@@ -45,6 +49,8 @@ public final class ResourceApi {
     private final ResourceHub hub;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<long[]> committedEndOffsets;
+    private final AnsweredWrites answeredWrites = new AnsweredWrites();
+    private final RenderedJsonCache renderedJson = new RenderedJsonCache(RENDERED_SLOTS, ResourceJson::toBytes);
 
     public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceHub hub,
                        Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets) {
@@ -56,12 +62,71 @@ public final class ResourceApi {
         this.policies = policies;
     }
 
+    /**
+     * A point read: from this instance's resource view when the view is as new as the caller needs, so that neither
+     * a forward nor a store read is paid; else through the key's owner. See docs/rest.md, "Point reads".
+     */
     public void get(Context ctx) {
-        serveRouted(ctx, (st, r) -> ResourceJson.toJson(r));
+        ResourceKey key = key(ctx);
+        String ifNoneMatch = ResourceVersions.unquote(ctx.header("If-None-Match"));
+        if (!ownerRequired(ctx) && serveFromView(ctx, key.toString(), ifNoneMatch, needed(ctx, key.toString(), ifNoneMatch))) {
+            return;
+        }
+        serveRouted(ctx, ifNoneMatch, (st, r) -> ResourceJson.toJson(r));
+    }
+
+    /** {@code consistency=owner}, or a request another instance forwarded here because its view was not enough. */
+    private static boolean ownerRequired(Context ctx) {
+        String consistency = ctx.queryParam("consistency");
+        if (consistency != null && !consistency.equals("owner")) {
+            throw ApiError.badRequest("consistency must be 'owner' or absent");
+        }
+        return consistency != null || ctx.header(KeyRouter.FORWARDED_HEADER) != null;
+    }
+
+    /** The version the read must not be older than: the caller's resourceVersion or If-None-Match, or our own write. */
+    private long needed(Context ctx, String key, String ifNoneMatch) {
+        long needed = answeredWrites.needed(key);
+        String rv = ctx.queryParam("resourceVersion");
+        if (rv != null && !rv.isEmpty()) {
+            long v = ResourceVersions.parse(rv);
+            if (v < 0) {
+                throw ApiError.badRequest("resourceVersion must be a resourceVersion this API returned (digits)");
+            }
+            needed = Math.max(needed, v);
+        }
+        return Math.max(needed, ResourceVersions.parse(ifNoneMatch));
+    }
+
+    /** Answers from the view and returns true, or returns false when the view cannot answer for this read. */
+    private boolean serveFromView(Context ctx, String key, String ifNoneMatch, long needed) {
+        if (!hub.ready() || !router.streamsRunning()) {
+            return false;
+        }
+        Resource r = hub.get(key);
+        long have = r == null ? AnsweredWrites.DELETED : ResourceVersions.parse(r.getMetadata().getResourceVersion());
+        boolean newEnough = r == null ? needed == 0 || needed == AnsweredWrites.DELETED : needed == 0 || have >= needed;
+        if (!newEnough) {
+            return false;
+        }
+        answeredWrites.seen(key, have);
+        ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
+        ctx.header(SOURCE_HEADER, "view");
+        if (r == null) {
+            throw ApiError.notFound(key + " does not exist");
+        }
+        String version = r.getMetadata().getResourceVersion();
+        ctx.header("ETag", quote(version));
+        if (version != null && version.equals(ifNoneMatch)) {
+            ctx.status(304);
+            return true;
+        }
+        ctx.contentType("application/json").result(renderedJson.json(key, r));
+        return true;
     }
 
     public void diff(Context ctx) {
-        serveRouted(ctx, (st, r) -> {
+        serveRouted(ctx, null, (st, r) -> {
             ObjectNode n = JSON.objectNode();
             n.put("apiVersion", ResourceJson.API_VERSION).put("kind", "Diff");
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));
@@ -72,7 +137,7 @@ public final class ResourceApi {
     }
 
     public void diagnosis(Context ctx) {
-        serveRouted(ctx, (st, r) -> {
+        serveRouted(ctx, null, (st, r) -> {
             Diagnosis d = Diagnoser.diagnose(r.getMetadata().getGeneration(), AvroMapping.statusView(r.getStatus()),
                 AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
                     st.getLastPlannedAttempt()), Instant.now(),
@@ -88,7 +153,7 @@ public final class ResourceApi {
         JsonNode render(ReconcileState state, Resource resource);
     }
 
-    private void serveRouted(Context ctx, Renderer renderer) {
+    private void serveRouted(Context ctx, String ifNoneMatch, Renderer renderer) {
         ResourceKey key = key(ctx);
         KeyRouter.Outcome o = router.route(key.toString(), pathAndQuery(ctx), ctx.header("Authorization"),
             ctx.header(KeyRouter.FORWARDED_HEADER) != null);
@@ -101,10 +166,16 @@ public final class ResourceApi {
         if (r == null) {
             throw ApiError.notFound(key + " does not exist");
         }
-        ctx.header("ETag", quote(r.getMetadata().getResourceVersion()));
+        String version = r.getMetadata().getResourceVersion();
+        ctx.header("ETag", quote(version));
         ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
+        ctx.header(SOURCE_HEADER, "store");
         if (local.stale()) {
             ctx.header("X-Statesync-Stale", "true");
+        }
+        if (version != null && version.equals(ifNoneMatch)) {
+            ctx.status(304);
+            return;
         }
         ctx.json(renderer.render(local.state(), r));
     }
@@ -241,6 +312,7 @@ public final class ResourceApi {
         }
         ReconcileEvent e = admission.submit(key.toString(), null, requestId(ctx), expected);
         answerErrors(e);
+        answeredWrites.answered(key.toString(), e.getResourceVersion());
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "Status")
             .put("status", "Success").put("reason", e.getReason()).put("message", e.getMessage());
         out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
@@ -251,6 +323,7 @@ public final class ResourceApi {
     private void write(Context ctx, ResourceKey key, DesiredState desired) {
         ReconcileEvent e = admission.submit(key.toString(), desired, requestId(ctx), null);
         answerErrors(e);
+        answeredWrites.answered(key.toString(), e.getResourceVersion());
         ctx.status("Created".equals(e.getReason()) ? 201 : 200);
         ctx.header("ETag", quote(e.getResourceVersion()));
         ctx.header("X-Statesync-Admission", e.getReason());
@@ -316,15 +389,7 @@ public final class ResourceApi {
 
     /** If-Match with the quotes and weak prefix removed; {@code *} means no precondition. */
     static String ifMatch(Context ctx) {
-        String v = ctx.header("If-Match");
-        if (v == null || v.isBlank() || v.trim().equals("*")) {
-            return null;
-        }
-        String s = v.trim();
-        if (s.startsWith("W/")) {
-            s = s.substring(2);
-        }
-        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
+        return ResourceVersions.unquote(ctx.header("If-Match"));
     }
 
     private static String requestId(Context ctx) {

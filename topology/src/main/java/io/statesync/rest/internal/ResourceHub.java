@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lists and watches are served from here rather than from the partitioned stores because only one reader
  * that applies records in log order can hand out a list together with the exact position it reflects: a
- * watch from that position then replays the ring from exactly there, without gap or duplicate. Point reads
- * still go to the stores (interactive queries), which are authoritative and fresher.
+ * watch from that position then replays the ring from exactly there, without gap or duplicate. Point reads are
+ * served from here too when the view is as new as the caller needs ({@link #get}, without the lock); otherwise they
+ * go to the key's owner (interactive queries), whose store also holds versions admitted but not yet published.
  */
 public final class ResourceHub implements AutoCloseable {
 
@@ -62,7 +64,10 @@ public final class ResourceHub implements AutoCloseable {
     private final TopologySerdes serdes;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    /** Lists read it in key order under {@link #lock}; only the poller changes it, under the lock. */
     private final TreeMap<String, Resource> current = new TreeMap<>();
+    /** The same objects by key, for point reads without the lock (hashing is cheaper than the sorted map's compares). */
+    private final ConcurrentHashMap<String, Resource> byKey = new ConcurrentHashMap<>();
     private final Change[] ring = new Change[RING_CAPACITY];
     private long oldestSeq;
     private KafkaConsumer<String, byte[]> consumer;
@@ -145,6 +150,11 @@ public final class ResourceHub implements AutoCloseable {
             }
         }
         Resource previous = res == null ? current.remove(r.key()) : current.put(r.key(), res);
+        if (res == null) {
+            byKey.remove(r.key());
+        } else {
+            byKey.put(r.key(), res);
+        }
         if (res == null && previous == null) {
             return;
         }
@@ -190,6 +200,11 @@ public final class ResourceHub implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The latest committed Resource of {@code key} this view has read, or null when it has none. */
+    public Resource get(String key) {
+        return byKey.get(key);
     }
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */

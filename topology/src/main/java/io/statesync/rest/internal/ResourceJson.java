@@ -44,6 +44,15 @@ public final class ResourceJson {
         return n;
     }
 
+    /** {@link #toJson} as UTF-8 bytes, ready to be written to a response. */
+    public static byte[] toBytes(Resource r) {
+        try {
+            return MAPPER.writeValueAsBytes(toJson(r));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e);
+        }
+    }
+
     private static ObjectNode metadata(ObjectMeta m) {
         ObjectNode n = JSON.objectNode();
         n.put("name", m.getName());

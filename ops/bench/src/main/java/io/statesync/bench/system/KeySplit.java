@@ -6,10 +6,18 @@ import java.util.List;
 import io.statesync.app.StatesyncApp;
 
 /**
- * The GET paths of resources that instance A serves itself and of those it forwards to the other instance, told
- * apart by the {@code X-Statesync-Served-By} header of a first read, as a client would see it.
+ * The GET paths of resources that instance A owns and of those the other instance owns, told apart by the
+ * {@code X-Statesync-Served-By} header of a first read through the owner ({@code consistency=owner}), as a client
+ * would see it. The measured reads are plain GETs, which either instance may answer from its own resource view.
  */
 record KeySplit(List<String> local, List<String> forwarded) {
+
+    private static final String OWNER = "?consistency=owner";
+
+    /** The forwarded keys' paths with {@code consistency=owner}, so that A forwards every read to B. */
+    List<String> forwardedThroughOwner() {
+        return forwarded.stream().map(p -> p + OWNER).toList();
+    }
 
     static String path(int k) {
         return "/api/v1/resources/" + Workload.key(k);
@@ -22,7 +30,7 @@ record KeySplit(List<String> local, List<String> forwarded) {
         try (HttpConnection conn = new HttpConnection(a.httpPort())) {
             for (int k = 0; k < sample; k++) {
                 String path = path(k);
-                byte[] request = conn.request(path);
+                byte[] request = conn.request(path + OWNER);
                 int status = conn.send(request);
                 for (int retries = 0; status == 503 && retries < 100; retries++) {
                     Thread.sleep(100);

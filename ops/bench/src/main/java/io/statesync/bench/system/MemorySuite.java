@@ -115,7 +115,9 @@ public final class MemorySuite {
             Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(60).toMillis());
             // Ready also means the REST resource view has read every Resource, which lives on the heap.
             app.awaitReady(Duration.ofMinutes(10));
-            return new double[] {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM")};
+            double[] figures = {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM")};
+            System.err.println(app.heapHistogram(25));
+            return figures;
         }
     }
 

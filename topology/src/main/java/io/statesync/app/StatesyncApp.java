@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.app.internal.BoundedRocksDbMemory;
+import io.statesync.app.internal.MainConsumerDefaults;
+import io.statesync.app.internal.RestoreConsumerDefaults;
 import io.statesync.app.internal.StartupSteps;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.RestServer;
@@ -93,7 +95,7 @@ public final class StatesyncApp implements AutoCloseable {
         return created;
     }
 
-    /** The topology's properties plus what only the instance knows: its address, its identity, its memory budget. */
+    /** The topology's properties plus what only the instance knows: its address, its identity, its memory budget, restores, rejoins. */
     private Properties streamsProperties() {
         Properties props = StatesyncTopology.streamsProperties(config, metrics);
         // Only the bound REST server knows the port when http.port is 0, so it alone says what other instances call.
@@ -108,6 +110,8 @@ public final class StatesyncApp implements AutoCloseable {
             props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
             props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, rocksDbBytes);
         }
+        RestoreConsumerDefaults.applyTo(props);
+        MainConsumerDefaults.applyTo(props);
         return props;
     }
 

@@ -90,6 +90,11 @@ public final class BenchMain {
                 case "--rest-resources" -> restResources = Integer.parseInt(args[++i]);
                 case "--commit-interval-ms" -> overrides.put("commit.interval.ms", Long.parseLong(args[++i]));
                 case "--guarantee" -> overrides.put("processing.guarantee", args[++i]);
+                case "--set" -> {
+                    // Any statesync key for an A/B comparison, e.g. --set streams.restore.consumer.max.poll.records=1000
+                    String[] kv = args[++i].split("=", 2);
+                    overrides.put(kv[0], kv[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -106,5 +111,11 @@ public final class BenchMain {
         // The in-process broker logs every retried transactional append (OutOfOrderSequenceException, "expected
         // sequence 0 for transactions v2") at ERROR; the producers retry and succeed, and the lines bury the tables.
         context.getLogger("kafka.server.ReplicaManager").setLevel(Level.OFF);
+        // -Dstatesync.bench.info=io.statesync.app,org.apache.kafka.streams.KafkaStreams: the loggers a timeline needs.
+        for (String name : System.getProperty("statesync.bench.info", "").split(",")) {
+            if (!name.isBlank()) {
+                context.getLogger(name.trim()).setLevel(Level.INFO);
+            }
+        }
     }
 }

@@ -91,7 +91,8 @@ public final class MemorySuite {
         List<String> jvm = List.of(System.getProperty("statesync.bench.standalone.jvm", STANDALONE_JVM).trim().split("\\s+"));
         Table table = new Table(String.format("Memory: a standalone `statesync run` JVM (%s) with %,d resources, at /readyz 200",
             String.join(" ", jvm), resources), "run", "heap used after full GC (MB)", "RSS (MB)", "peak RSS, VmHWM (MB)");
-        AppConfig config = cluster.newRun("memory-standalone", overrides);
+        // Timers off, as for the restart suite's load: memory is measured, not how fast 1M deadlines expire.
+        AppConfig config = RestartSuite.withoutTimers(cluster.newRun("memory-standalone", overrides));
         TopicNames topics = new TopicNames(config.topicPrefix());
         Workload.writeResources(config, resources);
         SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
@@ -115,7 +116,9 @@ public final class MemorySuite {
             Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(60).toMillis());
             // Ready also means the REST resource view has read every Resource, which lives on the heap.
             app.awaitReady(Duration.ofMinutes(10));
-            return new double[] {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM")};
+            double[] figures = {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM")};
+            System.err.println(app.heapHistogram(25));
+            return figures;
         }
     }
 

@@ -77,6 +77,11 @@ final class StandaloneInstance implements AutoCloseable {
         return m.find() ? Long.parseLong(m.group(1)) / 1024.0 : -1;
     }
 
+    /** The first {@code lines} lines of {@code jcmd GC.class_histogram}: which classes hold the heap. */
+    String heapHistogram(int lines) throws Exception {
+        return jcmd("GC.class_histogram").lines().limit(lines).collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     /** A field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (peak). */
     double statusMb(String field) throws IOException {
         return Files.readAllLines(Path.of("/proc/" + pid() + "/status")).stream().filter(l -> l.startsWith(field + ":"))

@@ -3,7 +3,8 @@ package io.statesync.bench.system;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -11,13 +12,17 @@ import java.util.function.Predicate;
 /**
  * A thread-dump sampler for the seconds of a start-up: every 20 ms it takes the stacks of the starting thread and
  * the start-up helpers, and counts the innermost frame of our code or of a library we call (Kafka, RocksDB, Javalin),
- * which is where a slow {@code start()} waits. {@code jcmd Thread.print} takes about a second on a loaded 2-core
+ * which is where a slow {@code start()} waits, together with its nearest callers in Kafka Streams or statesync
+ * ({@code RocksDB.open} alone does not say whether a task or the state directory's start-up scan opened it). {@code jcmd Thread.print} takes about a second on a loaded 2-core
  * machine, too slow to catch a 3 s start.
  */
 final class StartSampler implements AutoCloseable {
 
     private static final Predicate<String> OURS = c -> c.startsWith("io.statesync") || c.startsWith("org.apache.kafka")
         || c.startsWith("org.rocksdb") || c.startsWith("io.javalin");
+
+    private static final Predicate<String> CALLER = c -> c.startsWith("io.statesync") || c.startsWith("org.apache.kafka.streams");
+    private static final int CALLERS = 3;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Map<String, Integer> counts = new ConcurrentHashMap<>();
@@ -35,8 +40,10 @@ final class StartSampler implements AutoCloseable {
         while (running) {
             for (ThreadInfo t : threads.dumpAllThreads(false, false)) {
                 if (t.getThreadId() == starter || t.getThreadName().startsWith("statesync-startup")) {
-                    Arrays.stream(t.getStackTrace()).filter(f -> OURS.test(f.getClassName())).findFirst()
-                        .ifPresent(f -> counts.merge(t.getThreadName() + ": " + f.getClassName() + "." + f.getMethodName(), 1, Integer::sum));
+                    String where = where(t.getStackTrace());
+                    if (!where.isEmpty()) {
+                        counts.merge(t.getThreadName() + ": " + where, 1, Integer::sum);
+                    }
                 }
             }
             samples++;
@@ -46,6 +53,24 @@ final class StartSampler implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** The innermost frame of ours or a library's, then the next {@value #CALLERS} callers in Streams or statesync. */
+    private static String where(StackTraceElement[] stack) {
+        List<String> frames = new ArrayList<>();
+        for (StackTraceElement f : stack) {
+            boolean caller = !frames.isEmpty() && CALLER.test(f.getClassName());
+            if ((frames.isEmpty() && OURS.test(f.getClassName())) || caller) {
+                String name = f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName();
+                if (!frames.contains(name)) {
+                    frames.add(name);
+                }
+            }
+            if (frames.size() > CALLERS) {
+                break;
+            }
+        }
+        return String.join(" <- ", frames);
     }
 
     /** The most frequent frames, as {@code count x thread: frame}, one per line. */

@@ -1,0 +1,40 @@
+package io.statesync.app.internal;
+
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Larger fetches for the restore consumer, which replays whole changelogs (state, timers, revisions) into empty stores
+ * after a lost or wiped {@code state.dir}: Kafka Streams' defaults (1,000 records per poll, 1 MiB per partition and
+ * fetch) make a restore of millions of records thousands of poll round trips. Only the restore consumer changes; the
+ * main consumer's polls stay small so that a commit is never far away. A value the operator set (with the
+ * {@code streams.restore.consumer.} or {@code consumer.} prefix) is kept.
+ */
+public final class RestoreConsumerDefaults {
+
+    static final int MAX_POLL_RECORDS = 10_000;
+    static final int MAX_PARTITION_FETCH_BYTES = 8 * 1024 * 1024;
+    static final int FETCH_MAX_BYTES = 64 * 1024 * 1024;
+
+    private static final Map<String, Object> DEFAULTS = Map.of(
+        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS,
+        ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_PARTITION_FETCH_BYTES,
+        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_MAX_BYTES);
+
+    private RestoreConsumerDefaults() {
+    }
+
+    /** Adds each default to {@code streamsProps} unless the key is already set for the restore consumer or all consumers. */
+    public static void applyTo(Properties streamsProps) {
+        DEFAULTS.forEach((key, value) -> {
+            boolean set = streamsProps.containsKey(StreamsConfig.restoreConsumerPrefix(key))
+                || streamsProps.containsKey(StreamsConfig.consumerPrefix(key)) || streamsProps.containsKey(key);
+            if (!set) {
+                streamsProps.put(StreamsConfig.restoreConsumerPrefix(key), value);
+            }
+        });
+    }
+}

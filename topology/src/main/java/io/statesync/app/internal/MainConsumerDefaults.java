@@ -23,10 +23,6 @@ public final class MainConsumerDefaults {
     /** Adds the heartbeat interval to {@code streamsProps} unless it is set for the main consumer or all consumers. */
     public static void applyTo(Properties streamsProps) {
         String key = ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG;
-        boolean set = streamsProps.containsKey(StreamsConfig.mainConsumerPrefix(key))
-            || streamsProps.containsKey(StreamsConfig.consumerPrefix(key)) || streamsProps.containsKey(key);
-        if (!set) {
-            streamsProps.put(StreamsConfig.mainConsumerPrefix(key), HEARTBEAT_INTERVAL_MS);
-        }
+        ConsumerDefaults.putUnlessSet(streamsProps, StreamsConfig.mainConsumerPrefix(key), key, HEARTBEAT_INTERVAL_MS);
     }
 }

@@ -29,12 +29,7 @@ public final class RestoreConsumerDefaults {
 
     /** Adds each default to {@code streamsProps} unless the key is already set for the restore consumer or all consumers. */
     public static void applyTo(Properties streamsProps) {
-        DEFAULTS.forEach((key, value) -> {
-            boolean set = streamsProps.containsKey(StreamsConfig.restoreConsumerPrefix(key))
-                || streamsProps.containsKey(StreamsConfig.consumerPrefix(key)) || streamsProps.containsKey(key);
-            if (!set) {
-                streamsProps.put(StreamsConfig.restoreConsumerPrefix(key), value);
-            }
-        });
+        DEFAULTS.forEach((key, value) ->
+            ConsumerDefaults.putUnlessSet(streamsProps, StreamsConfig.restoreConsumerPrefix(key), key, value));
     }
 }

@@ -23,8 +23,10 @@ import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
 import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.OpenApiDocument;
+import io.statesync.rest.internal.RenderedJsonCache;
 import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceHub;
+import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -80,6 +82,8 @@ public final class RestServer {
     private TopologySerdes serdes;
     private AdmissionClient admission;
     private ResourceHub hub;
+    /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
+    private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
@@ -98,7 +102,7 @@ public final class RestServer {
         admission = new AdmissionClient(config, topics, serdes);
         hub = new ResourceHub(config, topics, serdes);
         admin = Admin.create(adminProps());
-        watch = new WatchHandler(config, hub, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
+        watch = new WatchHandler(config, hub, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
@@ -149,7 +153,7 @@ public final class RestServer {
 
     private void registerRoutes() {
         ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
-            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, this::policyFor,
+            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, renderedJson, this::policyFor,
             () -> resourcesOffsets(OffsetSpec.latest()));
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));

@@ -13,6 +13,9 @@ import io.statesync.avro.Resource;
  */
 public final class RenderedJsonCache {
 
+    /** Slots of the cache the REST server shares between reads and watches: at most this many objects' JSON (about 25 MB). */
+    public static final int DEFAULT_SLOTS = 1 << 15;
+
     private record Slot(String key, String version, byte[] json) {
     }
 
@@ -43,11 +46,30 @@ public final class RenderedJsonCache {
         if (matches(t, key, version)) {
             return t.json();
         }
+        return renderAndKeep(key, version, r, i, s, t);
+    }
+
+    /** The JSON of a stored object; it is decoded only when its JSON is not cached. */
+    public byte[] json(StoredResource r) {
+        String version = r.resourceVersion();
+        int i = slotOf(r.key());
+        Slot s = slots.get(i);
+        if (matches(s, r.key(), version)) {
+            return s.json();
+        }
+        Slot t = slots.get(i ^ 1);
+        if (matches(t, r.key(), version)) {
+            return t.json();
+        }
+        return renderAndKeep(r.key(), version, r.resource(), i, s, t);
+    }
+
+    private byte[] renderAndKeep(String key, String version, Resource r, int i, Slot s, Slot t) {
         byte[] json = render.apply(r);
         if (version != null) {
             // Two ways per key: two hot keys on one slot then both stay cached instead of evicting each other.
             boolean useFirst = s == null || s.key().equals(key) || (t != null && !t.key().equals(key));
-            slots.set(useFirst ? i : pair, new Slot(key, version, json));
+            slots.set(useFirst ? i : i ^ 1, new Slot(key, version, json));
         }
         return json;
     }

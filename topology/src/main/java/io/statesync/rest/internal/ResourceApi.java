@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -37,8 +38,6 @@ public final class ResourceApi {
     public static final String MERGE_PATCH = "application/merge-patch+json";
     /** Where a point read was answered from: {@code view} (the resource view) or {@code store} (the owner's store). */
     public static final String SOURCE_HEADER = "X-Statesync-Source";
-    /** Slots of the rendered-JSON cache: at most this many objects' JSON (about 25 MB) stay on the heap. */
-    private static final int RENDERED_SLOTS = 1 << 15;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int DEFAULT_LIMIT = 500;
     private static final int MAX_LIMIT = 5_000;
@@ -50,10 +49,12 @@ public final class ResourceApi {
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<long[]> committedEndOffsets;
     private final AnsweredWrites answeredWrites = new AnsweredWrites();
-    private final RenderedJsonCache renderedJson = new RenderedJsonCache(RENDERED_SLOTS, ResourceJson::toBytes);
+    private final RenderedJsonCache renderedJson;
 
     public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceHub hub,
-                       Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets) {
+                       RenderedJsonCache renderedJson, Function<String, ReconcilePolicy> policies,
+                       Supplier<long[]> committedEndOffsets) {
+        this.renderedJson = renderedJson;
         this.committedEndOffsets = committedEndOffsets;
         this.config = config;
         this.router = router;
@@ -103,8 +104,8 @@ public final class ResourceApi {
         if (!hub.ready() || !router.streamsRunning()) {
             return false;
         }
-        Resource r = hub.get(key);
-        long have = r == null ? AnsweredWrites.DELETED : ResourceVersions.parse(r.getMetadata().getResourceVersion());
+        StoredResource r = hub.get(key);
+        long have = r == null ? AnsweredWrites.DELETED : r.version();
         boolean newEnough = r == null ? needed == 0 || needed == AnsweredWrites.DELETED : needed == 0 || have >= needed;
         if (!newEnough) {
             return false;
@@ -115,13 +116,13 @@ public final class ResourceApi {
         if (r == null) {
             throw ApiError.notFound(key + " does not exist");
         }
-        String version = r.getMetadata().getResourceVersion();
+        String version = r.resourceVersion();
         ctx.header("ETag", quote(version));
         if (version != null && version.equals(ifNoneMatch)) {
             ctx.status(304);
             return true;
         }
-        ctx.contentType("application/json").result(renderedJson.json(key, r));
+        ctx.contentType("application/json").result(renderedJson.json(r));
         return true;
     }
 
@@ -195,7 +196,7 @@ public final class ResourceApi {
     }
 
     public void list(Context ctx) throws InterruptedException {
-        Predicate<Resource> filter = filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
+        Predicate<StoredResource> filter = filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
         int limit = limit(ctx.queryParam("limit"));
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
@@ -213,7 +214,7 @@ public final class ResourceApi {
             meta.putNull("continue");
         }
         ArrayNode items = out.putArray("items");
-        page.items().forEach(r -> items.add(ResourceJson.toJson(r)));
+        page.items().forEach(r -> items.add(ResourceJson.toJson(r.resource())));
         ctx.json(out);
     }
 
@@ -223,8 +224,11 @@ public final class ResourceApi {
         }
     }
 
-    /** The list and watch filter; a bad selector or syncStatus is a 400. */
-    public static Predicate<Resource> filter(String kind, String namespace, String selector, String syncStatus) {
+    /**
+     * The list and watch filter; a bad selector or syncStatus is a 400. Kind, namespace and syncStatus are tested on
+     * the stored fields; only a label selector on a labelled object decodes it.
+     */
+    public static Predicate<StoredResource> filter(String kind, String namespace, String selector, String syncStatus) {
         LabelSelector labels;
         try {
             labels = LabelSelector.parse(selector);
@@ -232,10 +236,11 @@ public final class ResourceApi {
             throw ApiError.badRequest("labelSelector: " + e.getMessage());
         }
         SyncStatus status = syncStatus(syncStatus);
-        return r -> (blank(kind) || kind.equals(r.getMetadata().getKind()))
-            && (blank(namespace) || namespace.equals(r.getMetadata().getNamespace()))
-            && labels.matches(r.getMetadata().getLabels())
-            && (status == null || (r.getStatus() != null && r.getStatus().getSyncStatus() == status));
+        boolean anyLabels = !labels.requirements().isEmpty();
+        return r -> (blank(kind) || r.isKind(kind))
+            && (blank(namespace) || r.isInNamespace(namespace))
+            && (status == null || r.syncStatus() == status)
+            && (!anyLabels || labels.matches(r.hasLabels() ? r.resource().getMetadata().getLabels() : Map.of()));
     }
 
     private static SyncStatus syncStatus(String s) {

@@ -11,12 +11,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
-import io.statesync.avro.ObjectMeta;
-import io.statesync.avro.Resource;
-import io.statesync.avro.ResourceStatus;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.WatchPosition;
-import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -52,7 +48,8 @@ public final class ResourceHub implements AutoCloseable {
      * {@code previous} is the object before it (null for ADDED), so a filtered watch can tell when an object starts
      * or stops matching.
      */
-    public record Change(long seq, int partition, long offset, Type type, String key, Resource resource, Resource previous) {
+    public record Change(long seq, int partition, long offset, Type type, String key, StoredResource resource,
+                         StoredResource previous) {
     }
 
     /** Changes from a cursor on; {@code positionAfter} is set when they reach the hub's head. */
@@ -62,12 +59,13 @@ public final class ResourceHub implements AutoCloseable {
     private final AppConfig config;
     private final TopicNames topics;
     private final TopologySerdes serdes;
+    private final StoredResource.Decoder decoder;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Lists read it in key order under {@link #lock}; only the poller changes it, under the lock. */
-    private final TreeMap<String, Resource> current = new TreeMap<>();
+    private final TreeMap<String, StoredResource> current = new TreeMap<>();
     /** The same objects by key, for point reads without the lock (hashing is cheaper than the sorted map's compares). */
-    private final ConcurrentHashMap<String, Resource> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>();
     private final Change[] ring = new Change[RING_CAPACITY];
     private long oldestSeq;
     private KafkaConsumer<String, byte[]> consumer;
@@ -83,6 +81,8 @@ public final class ResourceHub implements AutoCloseable {
         this.config = config;
         this.topics = topics;
         this.serdes = serdes;
+        var deserializer = serdes.resource().deserializer();
+        this.decoder = bytes -> deserializer.deserialize(topics.resources(), bytes);
     }
 
     public void start() {
@@ -140,20 +140,24 @@ public final class ResourceHub implements AutoCloseable {
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
-        Resource res = null;
+        StoredResource res = null;
+        StoredResource previous = current.get(r.key());
+        // The map's key string is kept, so a resource written many times holds one copy of its key.
+        String key = previous == null ? r.key() : previous.key();
         if (r.value() != null) {
             try {
-                res = serdes.resource().deserializer().deserialize(r.topic(), r.headers(), r.value());
+                res = StoredResource.of(key, r.value(), decoder.apply(r.value()), decoder);
             } catch (RuntimeException e) {
                 LOG.warn("Skipping undecodable resource at {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
                 return;
             }
         }
-        Resource previous = res == null ? current.remove(r.key()) : current.put(r.key(), res);
         if (res == null) {
-            byKey.remove(r.key());
+            current.remove(key);
+            byKey.remove(key);
         } else {
-            byKey.put(r.key(), res);
+            current.put(key, res);
+            byKey.put(key, res);
         }
         if (res == null && previous == null) {
             return;
@@ -163,18 +167,13 @@ public final class ResourceHub implements AutoCloseable {
             Change gone = ring[(int) (oldestSeq++ % RING_CAPACITY)];
             evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
         }
-        ring[(int) (nextSeq % RING_CAPACITY)] = new Change(nextSeq, r.partition(), r.offset(), type, r.key(),
-            res == null ? deleted(r.key(), previous) : res, previous);
+        ring[(int) (nextSeq % RING_CAPACITY)] = new Change(nextSeq, r.partition(), r.offset(), type, key,
+            res == null ? deleted(key, previous) : res, previous);
         nextSeq++;
     }
 
-    private static Resource deleted(String key, Resource previous) {
-        if (previous != null) {
-            return previous;
-        }
-        ResourceKey k = ResourceKey.parse(key);
-        return Resource.newBuilder().setMetadata(ObjectMeta.newBuilder().setKind(k.kind()).setNamespace(k.namespace())
-            .setName(k.name()).build()).setStatus(ResourceStatus.newBuilder().build()).build();
+    private static StoredResource deleted(String key, StoredResource previous) {
+        return previous != null ? previous : StoredResource.absent(key);
     }
 
     /**
@@ -202,21 +201,21 @@ public final class ResourceHub implements AutoCloseable {
         return true;
     }
 
-    /** The latest committed Resource of {@code key} this view has read, or null when it has none. */
-    public Resource get(String key) {
+    /** The latest committed resource of {@code key} this view has read, or null when it has none. */
+    public StoredResource get(String key) {
         return byKey.get(key);
     }
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
-    public Page list(Predicate<Resource> filter, String afterKey, int limit) {
+    public Page list(Predicate<StoredResource> filter, String afterKey, int limit) {
         lock.lock();
         try {
-            Collection<Map.Entry<String, Resource>> tail = afterKey == null ? current.entrySet()
+            Collection<Map.Entry<String, StoredResource>> tail = afterKey == null ? current.entrySet()
                 : current.tailMap(afterKey, false).entrySet();
-            List<Resource> items = new ArrayList<>();
+            List<StoredResource> items = new ArrayList<>();
             String last = null;
             boolean more = false;
-            for (Map.Entry<String, Resource> e : tail) {
+            for (Map.Entry<String, StoredResource> e : tail) {
                 if (!filter.test(e.getValue())) {
                     continue;
                 }
@@ -234,7 +233,7 @@ public final class ResourceHub implements AutoCloseable {
     }
 
     /** {@code nextKey} is null on the last page. */
-    public record Page(List<Resource> items, WatchPosition position, String nextKey) {
+    public record Page(List<StoredResource> items, WatchPosition position, String nextKey) {
     }
 
     /** The current position of this hub. */

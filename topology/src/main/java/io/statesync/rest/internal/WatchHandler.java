@@ -18,7 +18,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchPosition;
@@ -48,9 +47,11 @@ public final class WatchHandler {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final long HEARTBEAT_MS = 10_000;
     private static final int BATCH = 500;
+    private static final byte[] EVENT_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final AppConfig config;
     private final ResourceHub hub;
+    private final RenderedJsonCache renderedJson;
     private final Supplier<long[]> logStartOffsets;
     private final long sendTimeoutNanos;
     private final Set<Stream> active = ConcurrentHashMap.newKeySet();
@@ -63,9 +64,11 @@ public final class WatchHandler {
     private final Counter tooFarBehind;
     private volatile boolean closed;
 
-    public WatchHandler(AppConfig config, ResourceHub hub, Supplier<long[]> logStartOffsets, MeterRegistry registry) {
+    public WatchHandler(AppConfig config, ResourceHub hub, RenderedJsonCache renderedJson,
+                        Supplier<long[]> logStartOffsets, MeterRegistry registry) {
         this.config = config;
         this.hub = hub;
+        this.renderedJson = renderedJson;
         this.logStartOffsets = logStartOffsets;
         long sendTimeoutMs = config.getLong(AppConfig.WATCH_SEND_TIMEOUT_MS);
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
@@ -81,7 +84,7 @@ public final class WatchHandler {
     }
 
     public void handle(Context ctx) throws IOException, InterruptedException {
-        Predicate<Resource> filter = ResourceApi.filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
+        Predicate<StoredResource> filter = ResourceApi.filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
         if (!hub.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
@@ -105,7 +108,7 @@ public final class WatchHandler {
         try {
             stream.open();
             if (snapshot != null) {
-                for (Resource r : snapshot.items()) {
+                for (StoredResource r : snapshot.items()) {
                     stream.send("ADDED", r, snapshot.position());
                 }
             }
@@ -168,7 +171,7 @@ public final class WatchHandler {
     /** One client's stream: a cursor into the hub's ring plus the client's position. */
     private final class Stream {
         private final Context ctx;
-        private final Predicate<Resource> filter;
+        private final Predicate<StoredResource> filter;
         private OutputStream out;
         private WatchPosition position;
         private long seq;
@@ -180,7 +183,7 @@ public final class WatchHandler {
         /** A replay starts far behind the head by design; only lag that builds up after catching up counts. */
         private boolean caughtUp;
 
-        Stream(Context ctx, Predicate<Resource> filter, WatchPosition position, long seq) {
+        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position, long seq) {
             this.ctx = ctx;
             this.filter = filter;
             this.position = position;
@@ -256,10 +259,11 @@ public final class WatchHandler {
             return after ? "ADDED" : before ? "DELETED" : null;
         }
 
-        void send(String type, Resource r, WatchPosition at) throws IOException {
-            ObjectNode event = JSON.objectNode().put("type", type);
-            event.set("object", ResourceJson.toJson(r));
-            write("event: " + type + "\nid: " + at.encode() + "\ndata: " + event + "\n\n");
+        /** The object's JSON comes from the shared cache, so N watchers of one change render it once, not N times. */
+        void send(String type, StoredResource r, WatchPosition at) throws IOException {
+            byte[] head = ("event: " + type + "\nid: " + at.encode() + "\ndata: {\"type\":\"" + type + "\",\"object\":")
+                .getBytes(StandardCharsets.UTF_8);
+            write(head, renderedJson.json(r), EVENT_END);
         }
 
         private void bookmark() throws IOException {
@@ -277,9 +281,15 @@ public final class WatchHandler {
         }
 
         private void write(String text) throws IOException {
+            write(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private void write(byte[]... parts) throws IOException {
             writingSince = System.nanoTime();
             try {
-                out.write(text.getBytes(StandardCharsets.UTF_8));
+                for (byte[] part : parts) {
+                    out.write(part);
+                }
                 out.flush();
             } finally {
                 writingSince = 0;

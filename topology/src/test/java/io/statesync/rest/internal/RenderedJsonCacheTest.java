@@ -78,6 +78,21 @@ class RenderedJsonCacheTest {
     }
 
     @Test
+    void shouldDecodeAStoredObjectOnlyWhenItsJsonIsNotCached() {
+        AtomicInteger decodes = new AtomicInteger();
+        StoredResource.Decoder decoder = bytes -> {
+            decodes.incrementAndGet();
+            return resource(new String(bytes, StandardCharsets.UTF_8), "9");
+        };
+        StoredResource stored = StoredResource.of("k/a", "a".getBytes(StandardCharsets.UTF_8), resource("a", "9"), decoder);
+        byte[] first = cache.json(stored);
+        assertThat(cache.json(stored)).isSameAs(first);
+        assertThat(new String(first, StandardCharsets.UTF_8)).isEqualTo("a@9");
+        assertThat(decodes).hasValue(1);
+        assertThat(renders).hasValue(1);
+    }
+
+    @Test
     void shouldRefuseASlotCountThatIsNotAPowerOfTwo() {
         assertThatThrownBy(() -> new RenderedJsonCache(6, r -> new byte[0])).isInstanceOf(IllegalArgumentException.class);
     }

@@ -1,0 +1,114 @@
+package io.statesync.rest.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.Resource;
+import io.statesync.avro.ResourceStatus;
+import io.statesync.avro.SyncStatus;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StoredResourceTest {
+
+    private final AtomicInteger decodes = new AtomicInteger();
+    private final StoredResource.Decoder decoder = bytes -> {
+        decodes.incrementAndGet();
+        try {
+            return Resource.getDecoder().decode(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    };
+
+    @Test
+    void shouldDecodeAnEqualNewObjectOnEveryRead() {
+        Resource original = resource("WebApp", "shop", "cart", "42", SyncStatus.Synced, Map.of("app", "cart"));
+        StoredResource stored = store(original);
+        Resource first = stored.resource();
+        Resource second = stored.resource();
+        assertThat(first).isEqualTo(original).isNotSameAs(second);
+        assertThat(second).isEqualTo(original);
+    }
+
+    @Test
+    void shouldAnswerVersionStatusAndLabelsWithoutDecoding() {
+        StoredResource stored = store(resource("WebApp", "shop", "cart", "42", SyncStatus.OutOfSync, Map.of("a", "b")));
+        decodes.set(0);
+        assertThat(stored.version()).isEqualTo(42);
+        assertThat(stored.resourceVersion()).isEqualTo("42");
+        assertThat(stored.syncStatus()).isEqualTo(SyncStatus.OutOfSync);
+        assertThat(stored.hasLabels()).isTrue();
+        assertThat(decodes).hasValue(0);
+    }
+
+    @Test
+    void shouldTellKindAndNamespaceFromTheKeyExactly() {
+        StoredResource stored = store(resource("WebApp", "shop", "cart", "1", SyncStatus.Synced, Map.of()));
+        assertThat(stored.isKind("WebApp")).isTrue();
+        assertThat(stored.isKind("Web")).isFalse();
+        assertThat(stored.isKind("WebApps")).isFalse();
+        assertThat(stored.isInNamespace("shop")).isTrue();
+        assertThat(stored.isInNamespace("sho")).isFalse();
+        assertThat(stored.isInNamespace("shops")).isFalse();
+        assertThat(stored.isInNamespace("cart")).isFalse();
+    }
+
+    @Test
+    void shouldReadAnAbsentKeyAsAnObjectWithOnlyItsName() {
+        StoredResource absent = StoredResource.absent("WebApp/shop/gone");
+        assertThat(absent.resourceVersion()).isNull();
+        assertThat(absent.version()).isEqualTo(-1);
+        assertThat(absent.resource().getMetadata().getName()).isEqualTo("gone");
+        assertThat(absent.resource().getMetadata().getKind()).isEqualTo("WebApp");
+    }
+
+    @Test
+    void shouldFilterOnStoredFieldsAndDecodeOnlyForALabelSelector() {
+        StoredResource synced = store(resource("WebApp", "shop", "a", "1", SyncStatus.Synced, Map.of("tier", "web")));
+        StoredResource drifted = store(resource("WebApp", "shop", "b", "2", SyncStatus.OutOfSync, Map.of()));
+        StoredResource other = store(resource("Queue", "shop", "c", "3", SyncStatus.Synced, Map.of()));
+        decodes.set(0);
+        Predicate<StoredResource> syncedWebApps = ResourceApi.filter("WebApp", "shop", null, "Synced");
+        assertThat(syncedWebApps.test(synced)).isTrue();
+        assertThat(syncedWebApps.test(drifted)).isFalse();
+        assertThat(syncedWebApps.test(other)).isFalse();
+        assertThat(decodes).as("no label selector, no decode").hasValue(0);
+
+        Predicate<StoredResource> webTier = ResourceApi.filter(null, null, "tier=web", null);
+        assertThat(webTier.test(synced)).isTrue();
+        assertThat(webTier.test(drifted)).isFalse();
+        assertThat(decodes).as("only the labelled object is decoded").hasValue(1);
+        assertThat(ResourceApi.filter(null, null, "tier!=web", null).test(drifted)).isTrue();
+    }
+
+    private StoredResource store(Resource r) {
+        byte[] bytes = encode(r);
+        String key = r.getMetadata().getKind() + "/" + r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
+        return StoredResource.of(key, bytes, decoder.apply(bytes), decoder);
+    }
+
+    private static byte[] encode(Resource r) {
+        try {
+            ByteBuffer buf = Resource.getEncoder().encode(r);
+            byte[] out = new byte[buf.remaining()];
+            buf.get(out);
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Resource resource(String kind, String ns, String name, String version, SyncStatus status,
+                             Map<String, String> labels) {
+        return Resource.newBuilder().setMetadata(ObjectMeta.newBuilder().setKind(kind).setNamespace(ns).setName(name)
+                .setResourceVersion(version).setLabels(labels).build())
+            .setStatus(ResourceStatus.newBuilder().setSyncStatus(status).build()).build();
+    }
+}

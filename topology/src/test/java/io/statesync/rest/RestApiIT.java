@@ -142,6 +142,10 @@ class RestApiIT {
             assertError(app.as(RestTestApp.READER).put(path(name), body(Map.of(), Map.of())), 403);
             assertError(app.as(RestTestApp.READER).get(path(name)), 404);
             assertThat(app.as(null).get("/healthz").statusCode()).isEqualTo(200);
+            assertThat(app.as(null).get("/readyz").statusCode()).isIn(200, 503);
+            assertThat(app.as(null).get("/metrics").statusCode()).isEqualTo(200);
+            assertError(app.as(null).get("/api/v1/nothing-here"), 401);
+            assertError(app.as(RestTestApp.READER).get("/api/v1/nothing-here"), 404);
         } finally {
             app.as(RestTestApp.WRITER);
         }

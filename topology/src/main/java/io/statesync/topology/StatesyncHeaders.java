@@ -13,6 +13,9 @@ public final class StatesyncHeaders {
     /** CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion). */
     public static final String EXPECTED_RESOURCE_VERSION = "statesync.expected.resource.version";
 
+    /** On statesync.resources: the fields a view indexes without decoding the value ({@link ResourceSummary}). */
+    public static final String RESOURCE_SUMMARY = "statesync.resource.summary";
+
     public static final String DLQ_ERROR_CLASS = "statesync.dlq.error.class";
     public static final String DLQ_ERROR_REASON = "statesync.dlq.error.reason";
     public static final String DLQ_ERROR_MESSAGE = "statesync.dlq.error.message";

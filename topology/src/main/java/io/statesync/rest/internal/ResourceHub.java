@@ -13,6 +13,7 @@ import java.util.function.Predicate;
 
 import io.statesync.config.AppConfig;
 import io.statesync.rest.WatchPosition;
+import io.statesync.topology.ResourceSummary;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -146,7 +147,7 @@ public final class ResourceHub implements AutoCloseable {
         String key = previous == null ? r.key() : previous.key();
         if (r.value() != null) {
             try {
-                res = StoredResource.of(key, r.value(), decoder.apply(r.value()), decoder);
+                res = StoredResource.of(key, r.value(), summary(r), decoder);
             } catch (RuntimeException e) {
                 LOG.warn("Skipping undecodable resource at {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
                 return;
@@ -170,6 +171,12 @@ public final class ResourceHub implements AutoCloseable {
         ring[(int) (nextSeq % RING_CAPACITY)] = new Change(nextSeq, r.partition(), r.offset(), type, key,
             res == null ? deleted(key, previous) : res, previous);
         nextSeq++;
+    }
+
+    /** From the header when the topology wrote one, so that loading the view decodes nothing; else by decoding. */
+    private ResourceSummary summary(ConsumerRecord<String, byte[]> r) {
+        ResourceSummary s = ResourceSummary.from(r.headers());
+        return s != null ? s : ResourceSummary.of(decoder.apply(r.value()));
     }
 
     private static StoredResource deleted(String key, StoredResource previous) {

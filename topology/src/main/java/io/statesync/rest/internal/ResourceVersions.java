@@ -1,5 +1,7 @@
 package io.statesync.rest.internal;
 
+import io.statesync.topology.ResourceSummary;
+
 /**
  * Resource versions as numbers. The topology draws them from one counter per partition, and a key never changes
  * partition, so the versions of one key grow with every change and can be compared.
@@ -11,18 +13,7 @@ public final class ResourceVersions {
 
     /** The version as a number, or -1 when it is not one (then no comparison can be made). */
     public static long parse(String version) {
-        if (version == null || version.isEmpty() || version.length() > 18) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = 0; i < version.length(); i++) {
-            char c = version.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
+        return ResourceSummary.parseVersion(version);
     }
 
     /** An ETag or If-None-Match value without quotes and weak prefix; null when absent or {@code *}. */

@@ -1,6 +1,5 @@
 package io.statesync.rest.internal;
 
-import java.util.Map;
 import java.util.function.Function;
 
 import io.statesync.avro.ObjectMeta;
@@ -8,6 +7,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.ResourceSummary;
 
 /**
  * One resource as the REST view keeps it: the record's serialized bytes, decoded again on each read, plus the few
@@ -43,13 +43,9 @@ public final class StoredResource {
         this.decoder = decoder;
     }
 
-    /** {@code decoded} is {@code bytes} decoded once, to take the filter fields from; it is not kept. */
-    public static StoredResource of(String key, byte[] bytes, Resource decoded, Decoder decoder) {
-        ObjectMeta meta = decoded.getMetadata();
-        Map<String, String> labels = meta.getLabels();
-        ResourceStatus status = decoded.getStatus();
-        return new StoredResource(key, bytes, ResourceVersions.parse(meta.getResourceVersion()),
-            status == null ? null : status.getSyncStatus(), labels != null && !labels.isEmpty(), decoder);
+    /** {@code summary} is what the record's header says of {@code bytes}, or what decoding them once found. */
+    public static StoredResource of(String key, byte[] bytes, ResourceSummary summary, Decoder decoder) {
+        return new StoredResource(key, bytes, summary.version(), summary.syncStatus(), summary.labelled(), decoder);
     }
 
     /** A deletion of a key this view never held: it reads as an object with only its name. */

@@ -3,6 +3,7 @@ package io.statesync.topology.internal;
 import io.statesync.avro.Correction;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
+import io.statesync.topology.ResourceSummary;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.common.header.Headers;
@@ -21,7 +22,11 @@ final class ForwardingOutput implements ReconcileEngine.Output {
 
     @Override
     public void resource(String key, Resource resource, long timestamp) {
-        context.forward(new Record<>(key, resource, timestamp, new RecordHeaders()), StatesyncTopology.RESOURCES_SINK);
+        Headers headers = new RecordHeaders();
+        if (resource != null) {
+            headers.add(StatesyncHeaders.RESOURCE_SUMMARY, ResourceSummary.of(resource).encode());
+        }
+        context.forward(new Record<>(key, resource, timestamp, headers), StatesyncTopology.RESOURCES_SINK);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
+import io.statesync.topology.ResourceSummary;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,7 @@ class RenderedJsonCacheTest {
             decodes.incrementAndGet();
             return resource(new String(bytes, StandardCharsets.UTF_8), "9");
         };
-        StoredResource stored = StoredResource.of("k/a", "a".getBytes(StandardCharsets.UTF_8), resource("a", "9"), decoder);
+        StoredResource stored = StoredResource.of("k/a", "a".getBytes(StandardCharsets.UTF_8), ResourceSummary.of(resource("a", "9")), decoder);
         byte[] first = cache.json(stored);
         assertThat(cache.json(stored)).isSameAs(first);
         assertThat(new String(first, StandardCharsets.UTF_8)).isEqualTo("a@9");

@@ -11,6 +11,7 @@ import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
+import io.statesync.topology.ResourceSummary;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,7 +92,7 @@ class StoredResourceTest {
     private StoredResource store(Resource r) {
         byte[] bytes = encode(r);
         String key = r.getMetadata().getKind() + "/" + r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
-        return StoredResource.of(key, bytes, decoder.apply(bytes), decoder);
+        return StoredResource.of(key, bytes, ResourceSummary.of(decoder.apply(bytes)), decoder);
     }
 
     private static byte[] encode(Resource r) {

@@ -2,6 +2,7 @@ package io.statesync.rest.internal;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.statesync.avro.Resource;
 
@@ -35,7 +36,15 @@ public final class RenderedJsonCache {
 
     /** The JSON of {@code r}, the object the view holds for {@code key}; the caller must not change the array. */
     public byte[] json(String key, Resource r) {
-        String version = r.getMetadata().getResourceVersion();
+        return json(key, r.getMetadata().getResourceVersion(), () -> r);
+    }
+
+    /** The JSON of a stored object; it is decoded only when its JSON is not cached. */
+    public byte[] json(StoredResource r) {
+        return json(r.key(), r.resourceVersion(), r::resource);
+    }
+
+    private byte[] json(String key, String version, Supplier<Resource> resource) {
         int i = slotOf(key);
         int pair = i ^ 1;
         Slot s = slots.get(i);
@@ -46,30 +55,11 @@ public final class RenderedJsonCache {
         if (matches(t, key, version)) {
             return t.json();
         }
-        return renderAndKeep(key, version, r, i, s, t);
-    }
-
-    /** The JSON of a stored object; it is decoded only when its JSON is not cached. */
-    public byte[] json(StoredResource r) {
-        String version = r.resourceVersion();
-        int i = slotOf(r.key());
-        Slot s = slots.get(i);
-        if (matches(s, r.key(), version)) {
-            return s.json();
-        }
-        Slot t = slots.get(i ^ 1);
-        if (matches(t, r.key(), version)) {
-            return t.json();
-        }
-        return renderAndKeep(r.key(), version, r.resource(), i, s, t);
-    }
-
-    private byte[] renderAndKeep(String key, String version, Resource r, int i, Slot s, Slot t) {
-        byte[] json = render.apply(r);
+        byte[] json = render.apply(resource.get());
         if (version != null) {
             // Two ways per key: two hot keys on one slot then both stay cached instead of evicting each other.
             boolean useFirst = s == null || s.key().equals(key) || (t != null && !t.key().equals(key));
-            slots.set(useFirst ? i : i ^ 1, new Slot(key, version, json));
+            slots.set(useFirst ? i : pair, new Slot(key, version, json));
         }
         return json;
     }

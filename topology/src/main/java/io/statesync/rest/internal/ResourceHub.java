@@ -142,7 +142,8 @@ public final class ResourceHub implements AutoCloseable {
 
     private void apply(ConsumerRecord<String, byte[]> r) {
         StoredResource res = null;
-        StoredResource previous = current.get(r.key());
+        // Looked up by hash: the sorted map's put or remove below is then its only walk per record.
+        StoredResource previous = byKey.get(r.key());
         // The map's key string is kept, so a resource written many times holds one copy of its key.
         String key = previous == null ? r.key() : previous.key();
         if (r.value() != null) {

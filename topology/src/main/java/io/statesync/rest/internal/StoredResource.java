@@ -75,11 +75,6 @@ public final class StoredResource {
         return labelled;
     }
 
-    /** The serialized size, for memory accounting. */
-    public int serializedSize() {
-        return bytes == null ? 0 : bytes.length;
-    }
-
     /** Whether the key is of {@code kind}, without parsing it (a kind has no '/'). */
     public boolean isKind(String kind) {
         return key.length() > kind.length() && key.startsWith(kind) && key.charAt(kind.length()) == '/';

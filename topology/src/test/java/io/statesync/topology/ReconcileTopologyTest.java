@@ -2,6 +2,7 @@ package io.statesync.topology;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +16,10 @@ import io.statesync.avro.Reason;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
+import io.statesync.config.AppConfig;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +60,19 @@ class ReconcileTopologyTest extends TopologyTestBase {
         assertThat(r.getMetadata().getGeneration()).isEqualTo(1);
         assertThat(r.getMetadata().getResourceVersion()).isNotBlank();
         assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Progressing);
+    }
+
+    @Test
+    void shouldIssueIncreasingVersionsButWriteTheRevisionsChangelogOncePerBlock() {
+        List<Long> versions = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            versions.add(Long.parseLong(create("WebApp/default/app-" + i, SPEC).getMetadata().getResourceVersion()));
+        }
+        assertThat(versions).isSorted().doesNotHaveDuplicates();
+        String changelog = f.config.getString(AppConfig.APPLICATION_ID) + "-" + StatesyncTopology.REVISION_STORE + "-changelog";
+        // The driver commits after every record: one changelog record per version before the counter kept blocks.
+        assertThat(f.driver.createOutputTopic(changelog, new StringDeserializer(), new LongDeserializer()).readValuesToList())
+            .containsExactly(1_000L);
     }
 
     @Test

@@ -46,6 +46,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     private final Set<String> pending = new LinkedHashSet<>();
     private final Set<String> persistedMarkers = new LinkedHashSet<>();
     private boolean markersLoaded;
+    /** Here because it is per task too, shared by both processors, and forgotten with the decoded states. */
+    private final RevisionCounter revisions = new RevisionCounter();
 
     DecodedStateStore(KeyValueStore<String, ReconcileState> inner, int maxEntries) {
         super(inner);
@@ -186,11 +188,17 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     }
 
     private void forget() {
+        revisions.forget();
         decoded.clear();
         dirty.clear();
         pending.clear();
         persistedMarkers.clear();
         markersLoaded = false;
+    }
+
+    /** The task's resourceVersion counter (the revisions store is the processors' to pass in). */
+    RevisionCounter revisionCounter() {
+        return revisions;
     }
 
     // ---- KeyValueStore, for interactive queries: the inner store, as of the last commit ----

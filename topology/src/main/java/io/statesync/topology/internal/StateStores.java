@@ -22,7 +22,6 @@ import static io.statesync.topology.StatesyncTopology.TIMER_STORE;
  */
 final class StateStores {
 
-    private static final String REVISION_KEY = "revision";
     private static final byte[] EMPTY = new byte[0];
     private static final int DUE_DIGITS = 15;
 
@@ -81,10 +80,7 @@ final class StateStores {
 
     /** Next resourceVersion of this task; a key always lives on one partition, so this is monotonic per key. */
     String nextResourceVersion() {
-        Long current = revisions.get(REVISION_KEY);
-        long next = current == null ? 1 : current + 1;
-        revisions.put(REVISION_KEY, next);
-        return Long.toString(next);
+        return Long.toString(state.revisionCounter().next(revisions));
     }
 
     /** Moves the key's timer from {@code oldDue} to {@code newDue}; 0 means no timer. */

@@ -35,13 +35,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Suite 5: a {@link StatesyncApp} (REST included) loads N resources and stops; then the time from {@code start()} to
  * {@code /readyz} 200 with its state directory kept (as a dynamic member that left the group on close, and as a static
  * member that stayed in it), and again with it wiped (a full restore from the changelogs).
- * Baseline for the wiped case: a bare Streams app that materialises statesync's state changelog into one store
- * (same records, same bytes), stops, is wiped, and is timed from start to RUNNING, in the same run.
+ * Baselines for the wiped case, in the same run: bare Streams apps that materialise statesync's changelogs into plain
+ * stores, stop, are wiped, and are timed from start to RUNNING. The first restores the same volume as statesync (its
+ * three changelogs, one store each: the same records and bytes); the second only the state changelog, which shows what
+ * the two index changelogs (timers, revisions) cost on top.
  */
 public final class RestartSuite {
 
-    /** Not a Streams key: the bare app's source topic, carried in its properties. */
-    private static final String SOURCE = "bench.bare.source";
+    /** Not a Streams key: the bare app's source topics (comma-separated), carried in its properties. */
+    private static final String SOURCES = "bench.bare.sources";
 
     private final BenchCluster cluster;
     private final int resources;
@@ -60,27 +62,33 @@ public final class RestartSuite {
     public String run(int runs, Map<String, Object> overrides) throws Exception {
         Table table = new Table(String.format("Restart and restore: %,d resources loaded", resources),
             "run", "state kept: start -> /readyz 200 (s)", "state kept, static member: start -> /readyz 200 (s)",
-            "state wiped: start -> /readyz 200 (s)", "bare Streams app, wiped: start -> RUNNING (s)", "bare / statesync (wiped)");
+            "state wiped: start -> /readyz 200 (s)", "bare app, same volume (3 changelogs), wiped: start -> RUNNING (s)",
+            "bare (same volume) / statesync (wiped)", "bare app, state changelog only, wiped (s)", "bare (state only) / statesync");
         Map<String, Object> o = new HashMap<>(overrides);
         o.put(AppConfig.HTTP_PORT, 0);
         AppConfig config = cluster.newRun("restart", o);
         load(config);
-        Properties bare = loadBare(config);
+        List<String> changelogs = changelogs(config);
+        printVolumes(changelogs);
+        Properties bareAll = loadBare(config, changelogs, "bare");
+        Properties bareState = loadBare(config, changelogs.subList(0, 1), "bare-state");
         Map<String, Object> asStatic = new HashMap<>(config.originals());
         asStatic.put(AppConfig.GROUP_INSTANCE_ID, "bench-static");
         AppConfig staticConfig = new AppConfig(asStatic);
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
             double kept = timeToReady(config);
-            double[] s = {kept, staticRestart(staticConfig), wipedRestart(config), bareRestore(bare)};
-            System.err.printf("  run %d: kept %.2f s, kept static %.2f s, wiped %.2f s, bare wiped %.2f s%n", r, s[0], s[1], s[2], s[3]);
-            table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[2], s[3], s[3] / s[2]);
+            double[] s = {kept, staticRestart(staticConfig), wipedRestart(config), bareRestore(bareAll), bareRestore(bareState)};
+            System.err.printf("  run %d: kept %.2f s, kept static %.2f s, wiped %.2f s, bare (3 changelogs) wiped %.2f s,"
+                + " bare (state only) wiped %.2f s%n", r, s[0], s[1], s[2], s[3], s[4]);
+            table.row(r == 0 ? "warm-up (discarded)" : String.valueOf(r), s[0], s[1], s[2], s[3], s[3] / s[2], s[4], s[4] / s[2]);
             if (r > 0) {
                 samples.add(s);
             }
         }
         table.row("**median**", med(samples, 0), med(samples, 1), med(samples, 2), med(samples, 3),
-            Stats.median(samples.stream().map(s -> s[3] / s[2]).toList()));
+            Stats.median(samples.stream().map(s -> s[3] / s[2]).toList()), med(samples, 4),
+            Stats.median(samples.stream().map(s -> s[4] / s[2]).toList()));
         return table.render();
     }
 
@@ -154,20 +162,35 @@ public final class RestartSuite {
         }
     }
 
-    /** A bare app that materialises statesync's state changelog into one store; returns its properties. */
-    private Properties loadBare(AppConfig config) throws Exception {
+    /** statesync's changelogs, the state store's first. */
+    private static List<String> changelogs(AppConfig config) {
         String appId = config.getString(AppConfig.APPLICATION_ID);
+        return Stream.of(StatesyncTopology.STATE_STORE, StatesyncTopology.TIMER_STORE, StatesyncTopology.REVISION_STORE)
+            .map(store -> appId + "-" + store + "-changelog").toList();
+    }
+
+    /** What a restore replays: the offsets in each changelog (records, plus transaction markers under EOS). */
+    private void printVolumes(List<String> changelogs) throws Exception {
+        try (Admin admin = cluster.admin()) {
+            for (String topic : changelogs) {
+                System.err.printf("  %s: %,d offsets%n", topic, Offsets.total(Offsets.endOffsets(admin, List.of(topic))));
+            }
+        }
+    }
+
+    /** A bare app that materialises {@code sources} into one plain store each; returns its properties. */
+    private Properties loadBare(AppConfig config, List<String> sources, String suffix) throws Exception {
+        String appId = config.getString(AppConfig.APPLICATION_ID) + "-" + suffix;
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId + "-bare");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(AppConfig.PROCESSING_GUARANTEE));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(AppConfig.NUM_STREAM_THREADS));
-        props.put(StreamsConfig.STATE_DIR_CONFIG, cluster.dir().resolve("state").resolve(appId + "-bare").toString());
-        props.put(SOURCE, appId + "-" + StatesyncTopology.STATE_STORE + "-changelog");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, cluster.dir().resolve("state").resolve(appId).toString());
+        props.put(SOURCES, String.join(",", sources));
         try (Admin admin = cluster.admin(); StreamsRun load = new StreamsRun(bareTopology(props), props).start()) {
             load.awaitRunning(Duration.ofMinutes(2));
-            Offsets.awaitCommitted(admin, appId + "-bare", Offsets.endOffsets(admin, List.of(props.getProperty(SOURCE))),
-                Duration.ofMinutes(60).toMillis());
+            Offsets.awaitCommitted(admin, appId, Offsets.endOffsets(admin, sources), Duration.ofMinutes(60).toMillis());
         }
         return props;
     }
@@ -183,8 +206,11 @@ public final class RestartSuite {
 
     private static org.apache.kafka.streams.Topology bareTopology(Properties props) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.table(props.getProperty(SOURCE), Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
-            Materialized.<Bytes, byte[], KeyValueStore<Bytes, byte[]>>as("bare-store"));
+        String[] sources = props.getProperty(SOURCES).split(",");
+        for (int i = 0; i < sources.length; i++) {
+            builder.table(sources[i], Consumed.with(Serdes.Bytes(), Serdes.ByteArray()),
+                Materialized.<Bytes, byte[], KeyValueStore<Bytes, byte[]>>as("bare-store-" + i));
+        }
         return builder.build();
     }
 

@@ -1,0 +1,98 @@
+package io.statesync.rest.internal;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.SortedMap;
+
+/**
+ * Resources already sorted by key, seen as a read-only {@link SortedMap} with natural key order, for one purpose:
+ * {@link java.util.TreeMap#putAll} into an empty tree takes a sorted map of the same order as a sorted run and builds
+ * the tree in linear time, without comparing keys. The range views are not needed for that and are not offered.
+ */
+final class SortedRun extends AbstractMap<String, StoredResource> implements SortedMap<String, StoredResource> {
+
+    private final StoredResource[] byKey;
+
+    /** {@code byKey} must be sorted by {@link StoredResource#key()} with no key twice; it is not copied. */
+    SortedRun(StoredResource[] byKey) {
+        this.byKey = byKey;
+    }
+
+    @Override
+    public Comparator<? super String> comparator() {
+        return null;
+    }
+
+    @Override
+    public int size() {
+        return byKey.length;
+    }
+
+    @Override
+    public Set<Map.Entry<String, StoredResource>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public int size() {
+                return byKey.length;
+            }
+
+            @Override
+            public Iterator<Map.Entry<String, StoredResource>> iterator() {
+                return new Iterator<>() {
+                    private int next;
+
+                    @Override
+                    public boolean hasNext() {
+                        return next < byKey.length;
+                    }
+
+                    @Override
+                    public Map.Entry<String, StoredResource> next() {
+                        if (next == byKey.length) {
+                            throw new NoSuchElementException();
+                        }
+                        StoredResource r = byKey[next++];
+                        return Map.entry(r.key(), r);
+                    }
+                };
+            }
+        };
+    }
+
+    @Override
+    public String firstKey() {
+        return edge(0).key();
+    }
+
+    @Override
+    public String lastKey() {
+        return edge(byKey.length - 1).key();
+    }
+
+    private StoredResource edge(int i) {
+        if (byKey.length == 0) {
+            throw new NoSuchElementException();
+        }
+        return byKey[i];
+    }
+
+    @Override
+    public SortedMap<String, StoredResource> subMap(String fromKey, String toKey) {
+        throw new UnsupportedOperationException("a sorted run is only read whole");
+    }
+
+    @Override
+    public SortedMap<String, StoredResource> headMap(String toKey) {
+        throw new UnsupportedOperationException("a sorted run is only read whole");
+    }
+
+    @Override
+    public SortedMap<String, StoredResource> tailMap(String fromKey) {
+        throw new UnsupportedOperationException("a sorted run is only read whole");
+    }
+}

@@ -1,0 +1,50 @@
+package io.statesync.rest.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SortedRunTest {
+
+    @Test
+    void shouldBuildTheSameTreeAsOneByOneInsertsWhenPutAllIntoAnEmptyTree() {
+        List<StoredResource> shuffled = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            shuffled.add(StoredResource.absent("WebApp/ns-" + (i % 7) + "/app-" + i));
+        }
+        Collections.shuffle(shuffled, new java.util.Random(7));
+        TreeMap<String, StoredResource> oneByOne = new TreeMap<>();
+        shuffled.forEach(r -> oneByOne.put(r.key(), r));
+        StoredResource[] sorted = shuffled.toArray(new StoredResource[0]);
+        Arrays.sort(sorted, Comparator.comparing(StoredResource::key));
+
+        TreeMap<String, StoredResource> built = new TreeMap<>();
+        built.putAll(new SortedRun(sorted));
+
+        assertThat(built).containsExactlyEntriesOf(oneByOne);
+        assertThat(built.firstKey()).isEqualTo("WebApp/ns-0/app-0");
+        assertThat(built.tailMap("WebApp/ns-6/app-986", false).keySet()).containsExactly("WebApp/ns-6/app-993");
+        // The tree stays usable after the bulk build: later records are single puts and removes.
+        built.remove("WebApp/ns-0/app-0");
+        built.put("Aaa/x/y", StoredResource.absent("Aaa/x/y"));
+        assertThat(built.firstKey()).isEqualTo("Aaa/x/y");
+    }
+
+    @Test
+    void shouldReportItsEdgesAndRefuseEdgesWhenEmpty() {
+        SortedRun run = new SortedRun(new StoredResource[] {StoredResource.absent("a/b/c"), StoredResource.absent("a/b/d")});
+        assertThat(run.firstKey()).isEqualTo("a/b/c");
+        assertThat(run.lastKey()).isEqualTo("a/b/d");
+        assertThat(run.comparator()).isNull();
+        assertThatThrownBy(() -> new SortedRun(new StoredResource[0]).firstKey()).isInstanceOf(NoSuchElementException.class);
+    }
+}

@@ -5,15 +5,21 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.topology.StatesyncTopology;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static io.statesync.rest.RestTestApp.body;
 import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of one application in this JVM, reading through the key's owner ({@code consistency=owner}): any
@@ -86,6 +93,49 @@ class RestRoutingIT {
             staleReads += ownedByA ? 1 : 0;
         }
         assertThat(staleReads).as("a owns some partitions, so some reads came from b's standby").isPositive();
+    }
+
+    /**
+     * Instance b starts after the resources exist: its view loads them (sorted once, at the end of its catch-up) and
+     * then keeps up record by record. A paged list shows every key once, in key order, before and after a new write.
+     */
+    @Test
+    void shouldListExistingResourcesInKeyOrderFromAViewLoadedAtStart() throws Exception {
+        Map<String, Object> configA = RestTestApp.config("rest-view-load", RestTestApp.prefix("rest-view-load"));
+        Map<String, Object> configB = new HashMap<>(configA);
+        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
+        a = RestTestApp.start(configA);
+        a.awaitReady();
+        List<Integer> writeOrder = new ArrayList<>(IntStream.range(0, KEYS).boxed().toList());
+        Collections.shuffle(writeOrder, new Random(3));
+        for (int k : writeOrder) {
+            assertThat(a.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> listNames(a).size() == KEYS);
+
+        b = RestTestApp.start(configB);
+        b.awaitReady();
+        List<String> expected = new ArrayList<>(IntStream.range(0, KEYS).mapToObj(k -> "routed-" + k).sorted().toList());
+        assertThat(listNames(b)).containsExactlyElementsOf(expected);
+
+        assertThat(a.put(path(KEYS), body(Map.of("k", KEYS), Map.of())).statusCode()).isEqualTo(201);
+        expected.add("routed-" + KEYS);
+        Collections.sort(expected);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(listNames(b)).containsExactlyElementsOf(expected));
+    }
+
+    /** Every name of a list of WebApps, page by page (7 a page, so the continue token is used). */
+    private static List<String> listNames(RestTestApp app) {
+        List<String> names = new ArrayList<>();
+        String next = null;
+        do {
+            HttpResponse<String> r = app.get("/api/v1/resources?kind=WebApp&limit=7" + (next == null ? "" : "&continue=" + next));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            JsonNode page = json(r);
+            page.path("items").forEach(item -> names.add(item.path("metadata").path("name").asText()));
+            next = page.path("metadata").path("continue").isNull() ? null : page.path("metadata").path("continue").asText();
+        } while (next != null);
+        return names;
     }
 
     /** Two instances of one application with a standby of every task; {@code aOnly} is config for instance a only. */

@@ -40,6 +40,16 @@ class SortedRunTest {
     }
 
     @Test
+    void shouldBuildATreeInKeyOrderFromResourcesInAnyOrder() {
+        List<StoredResource> unordered = List.of(StoredResource.absent("b/x/2"), StoredResource.absent("a/y/9"),
+            StoredResource.absent("b/x/10"));
+        TreeMap<String, StoredResource> tree = SortedRun.treeOf(unordered);
+        assertThat(tree.keySet()).containsExactly("a/y/9", "b/x/10", "b/x/2");
+        assertThat(tree.get("a/y/9")).isSameAs(unordered.get(1));
+        assertThat(SortedRun.treeOf(List.of())).isEmpty();
+    }
+
+    @Test
     void shouldReportItsEdgesAndRefuseEdgesWhenEmpty() {
         SortedRun run = new SortedRun(new StoredResource[] {StoredResource.absent("a/b/c"), StoredResource.absent("a/b/d")});
         assertThat(run.firstKey()).isEqualTo("a/b/c");

@@ -76,9 +76,6 @@ public final class ResourceHub implements AutoCloseable {
      * Replaced once, before the first record, by a map sized for the topic (so that loading never rehashes).
      */
     private volatile ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>();
-    /** Poller thread only: whether {@link #current} is kept up to date record by record (after the first catch-up). */
-    private boolean sorted;
-    private long loadStart;
     private final Change[] ring = new Change[RING_CAPACITY];
     private long oldestSeq;
     private KafkaConsumer<String, byte[]> consumer;
@@ -109,7 +106,7 @@ public final class ResourceHub implements AutoCloseable {
     }
 
     private void pollLoop() {
-        loadStart = System.nanoTime();
+        long loadStart = System.nanoTime();
         try {
             List<TopicPartition> parts = assignAll();
             while (!closed) {
@@ -123,7 +120,7 @@ public final class ResourceHub implements AutoCloseable {
                     lock.unlock();
                 }
                 if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
-                    sortCurrent();
+                    sortCurrent(loadStart);
                     ready = true;
                 }
             }
@@ -176,7 +173,8 @@ public final class ResourceHub implements AutoCloseable {
         } else {
             map.put(key, res);
         }
-        if (sorted) {
+        // Until the first catch-up ends only the hash map is kept; the tree is then built from it once (sortCurrent).
+        if (ready) {
             if (res == null) {
                 current.remove(key);
             } else {
@@ -201,13 +199,12 @@ public final class ResourceHub implements AutoCloseable {
      * order the partitions deliver them, cost 1.9 s of tree walks and rebalancing (with the hash map growing as it
      * went); sorted once and built in linear time, with the hash map sized ahead, 0.93 s ({@code ViewBuildBenchmark}).
      */
-    private void sortCurrent() {
+    private void sortCurrent(long loadStart) {
         long sortStart = System.nanoTime();
         TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
         lock.lock();
         try {
             current = tree;
-            sorted = true;
         } finally {
             lock.unlock();
         }

@@ -64,6 +64,8 @@ public final class AppConfig extends AbstractConfig {
     public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
     public static final String WATCH_MAX_QUEUE = "watch.max.queue";
     public static final String WATCH_SEND_TIMEOUT_MS = "watch.send.timeout.ms";
+    public static final String VIEW_SNAPSHOT_ENABLED = "view.snapshot.enabled";
+    public static final String VIEW_SNAPSHOT_MAX_AGE_MS = "view.snapshot.max.age.ms";
     public static final String LOG_FORMAT = "log.format";
 
     public static final String KAFKA_PREFIX = "kafka.";
@@ -273,7 +275,13 @@ public final class AppConfig extends AbstractConfig {
             .define(WATCH_MAX_QUEUE, Type.INT, 10_000, Range.between(10, 10_000_000), Importance.LOW,
                 "Events buffered for one watch client; a client that falls further behind is disconnected.")
             .define(WATCH_SEND_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.LOW,
-                "A watch client whose socket accepts no data for this long is disconnected, so it never holds a server thread.");
+                "A watch client whose socket accepts no data for this long is disconnected, so it never holds a server thread.")
+            .define(VIEW_SNAPSHOT_ENABLED, Type.BOOLEAN, true, Importance.LOW,
+                "Write the REST resource view to <state.dir>/<application.id>/ at a clean stop, and start from it and the"
+                    + " topic's tail instead of reading statesync.resources from the beginning (when it is still valid).")
+            .define(VIEW_SNAPSHOT_MAX_AGE_MS, Type.LONG, 3_600_000L, Range.between(0, 7L * 24 * 3_600_000), Importance.LOW,
+                "An older view snapshot is not used. The limit is also capped at statesync.resources' delete.retention.ms,"
+                    + " so that no deletion is missed because its tombstone was compacted away.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

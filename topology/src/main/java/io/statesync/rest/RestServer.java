@@ -9,11 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.app.StatesyncApp;
@@ -35,11 +38,14 @@ import io.statesync.topology.TopologySerdes;
 import io.statesync.topology.internal.PolicyCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -102,8 +108,13 @@ public final class RestServer {
         requireLoopbackWithoutAuth(host);
         serdes = new TopologySerdes(config);
         admission = new AdmissionClient(config, topics, serdes);
-        hub = new ResourceHub(config, topics, serdes);
         admin = Admin.create(adminProps());
+        hub = new ResourceHub(config, topics, serdes, this::resourcesTopicFacts);
+        Gauge.builder("statesync.rest.view.resources", hub, ResourceHub::size)
+            .description("Resources in this instance's REST view (lists, watches and fresh point reads)").register(registry);
+        Gauge.builder("statesync.rest.view.snapshot.resources", hub, ResourceHub::restoredFromSnapshot)
+            .description("Resources the REST view took from its local snapshot at start; 0 when it read the topic from the beginning")
+            .register(registry);
         watch = new WatchHandler(config, hub, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
@@ -325,6 +336,23 @@ public final class RestServer {
                 Thread.currentThread().interrupt();
             }
             throw ApiError.unavailable("cannot read the offsets of " + topics.resources() + ": " + e.getMessage(), 1);
+        }
+    }
+
+    /** The resources topic's id and tombstone retention, which decide whether the view's snapshot may be used. */
+    private ResourceHub.TopicFacts resourcesTopicFacts() {
+        String topic = topics.resources();
+        try {
+            String id = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).topicId().toString();
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            ConfigEntry retention = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource)
+                .get(TopicConfig.DELETE_RETENTION_MS_CONFIG);
+            return new ResourceHub.TopicFacts(id, retention == null ? 0 : Long.parseLong(retention.value()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe " + topic + ": " + e.getMessage(), e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.statesync.config.AppConfig;
 import io.statesync.rest.WatchPosition;
@@ -68,7 +69,7 @@ public final class ResourceHub implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     /**
      * Lists read it in key order under {@link #lock}; only the poller changes it, under the lock. Empty until the
-     * first catch-up ends: it is then built in one pass from {@link #byKey} ({@link #sortCurrent}).
+     * first catch-up ends: it is then built in one pass from {@link #byKey} ({@link #finishLoad}).
      */
     private TreeMap<String, StoredResource> current = new TreeMap<>();
     /**
@@ -86,13 +87,29 @@ public final class ResourceHub implements AutoCloseable {
     private long nextSeq;
     private volatile boolean ready;
     private volatile boolean closed;
+    /**
+     * Whether {@link #current} is kept up to date record by record: from the first catch-up on, or from the start when
+     * the view began from a snapshot (whose resources come in key order, so the tree is built without a sort).
+     */
+    private boolean treeLive;
+    /** Set when the poll loop died: the view may then be behind its positions, and is not written as a snapshot. */
+    private volatile boolean failed;
+    /** Null when snapshots are disabled. */
+    private final ViewSnapshotStore snapshots;
+    private volatile int restoredFromSnapshot;
 
-    public ResourceHub(AppConfig config, TopicNames topics, TopologySerdes serdes) {
+    /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
+    public ResourceHub(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.config = config;
         this.topics = topics;
         this.serdes = serdes;
         var deserializer = serdes.resource().deserializer();
         this.decoder = bytes -> deserializer.deserialize(topics.resources(), bytes);
+        this.snapshots = ViewSnapshotStore.fromConfig(config, topics, topicFacts, decoder);
+    }
+
+    /** What the view needs to know of statesync.resources to judge a snapshot of itself. */
+    public record TopicFacts(String topicId, long deleteRetentionMs) {
     }
 
     public void start() {
@@ -103,6 +120,16 @@ public final class ResourceHub implements AutoCloseable {
 
     public boolean ready() {
         return ready;
+    }
+
+    /** The resources this view holds. */
+    public int size() {
+        return byKey.size();
+    }
+
+    /** How many resources this view took from its snapshot at start; 0 when it read the topic from the beginning. */
+    public int restoredFromSnapshot() {
+        return restoredFromSnapshot;
     }
 
     private void pollLoop() {
@@ -120,13 +147,14 @@ public final class ResourceHub implements AutoCloseable {
                     lock.unlock();
                 }
                 if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
-                    sortCurrent(loadStart);
+                    finishLoad(loadStart);
                     ready = true;
                 }
             }
         } catch (WakeupException e) {
             // close() woke us up
         } catch (RuntimeException e) {
+            failed = true;
             LOG.error("Resource hub stopped; lists and watches are unavailable", e);
         } finally {
             ready = false;
@@ -138,19 +166,55 @@ public final class ResourceHub implements AutoCloseable {
             .map(p -> new TopicPartition(p.topic(), p.partition())).sorted((a, b) -> a.partition() - b.partition()).toList();
         consumer.assign(parts);
         consumer.seekToBeginning(parts);
-        Map<TopicPartition, Long> begin = consumer.beginningOffsets(parts);
-        long records = consumer.endOffsets(parts).entrySet().stream().mapToLong(e -> e.getValue() - begin.get(e.getKey())).sum();
+        long[] begin = offsets(parts, consumer.beginningOffsets(parts));
+        long[] end = offsets(parts, consumer.endOffsets(parts));
+        long records = 0;
+        for (int p = 0; p < begin.length; p++) {
+            records += end[p] - begin[p];
+        }
         byKey = new ConcurrentHashMap<>((int) Math.min(records, MAX_PRESIZE));
         lock.lock();
         try {
-            positions = new long[parts.size()];
-            parts.forEach(tp -> positions[tp.partition()] = begin.get(tp));
-            startOffsets = positions.clone();
+            positions = begin.clone();
+            startOffsets = begin.clone();
+            evictedBelow = begin.clone();
+        } finally {
+            lock.unlock();
+        }
+        ViewSnapshot.Loaded snapshot = snapshots == null ? null : snapshots.load(begin, end);
+        if (snapshot != null) {
+            startFrom(parts, snapshot);
+        }
+        return parts;
+    }
+
+    private static long[] offsets(List<TopicPartition> parts, Map<TopicPartition, Long> byPartition) {
+        long[] out = new long[parts.size()];
+        parts.forEach(tp -> out[tp.partition()] = byPartition.get(tp));
+        return out;
+    }
+
+    /**
+     * Takes the snapshot's resources and position; the topic is then read from there. Changes before that position are
+     * not in the ring, so a watch from an older position is answered 410 Gone and re-lists, as after any ring eviction.
+     */
+    private void startFrom(List<TopicPartition> parts, ViewSnapshot.Loaded snapshot) {
+        TreeMap<String, StoredResource> tree = SortedRun.treeOfSorted(snapshot.resources());
+        ConcurrentHashMap<String, StoredResource> map = byKey;
+        for (StoredResource r : snapshot.resources()) {
+            map.put(r.key(), r);
+        }
+        lock.lock();
+        try {
+            current = tree;
+            positions = snapshot.header().positions().clone();
             evictedBelow = positions.clone();
         } finally {
             lock.unlock();
         }
-        return parts;
+        parts.forEach(tp -> consumer.seek(tp, positions[tp.partition()]));
+        treeLive = true;
+        restoredFromSnapshot = tree.size();
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
@@ -173,8 +237,8 @@ public final class ResourceHub implements AutoCloseable {
         } else {
             map.put(key, res);
         }
-        // Until the first catch-up ends only the hash map is kept; the tree is then built from it once (sortCurrent).
-        if (ready) {
+        // Until the first catch-up ends only the hash map is kept; the tree is then built from it once (finishLoad).
+        if (treeLive) {
             if (res == null) {
                 current.remove(key);
             } else {
@@ -199,18 +263,21 @@ public final class ResourceHub implements AutoCloseable {
      * order the partitions deliver them, cost 1.9 s of tree walks and rebalancing (with the hash map growing as it
      * went); sorted once and built in linear time, with the hash map sized ahead, 0.93 s ({@code ViewBuildBenchmark}).
      */
-    private void sortCurrent(long loadStart) {
+    private void finishLoad(long loadStart) {
         long sortStart = System.nanoTime();
-        TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
-        lock.lock();
-        try {
-            current = tree;
-        } finally {
-            lock.unlock();
+        if (!treeLive) {
+            TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
+            lock.lock();
+            try {
+                current = tree;
+            } finally {
+                lock.unlock();
+            }
+            treeLive = true;
         }
         long now = System.nanoTime();
-        LOG.info("Resource view loaded: {} resources from {} records in {} ms (sorting them took {} ms)", tree.size(),
-            nextSeq, (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
+        LOG.info("Resource view loaded: {} resources ({} from the snapshot) and {} changes read in {} ms (sorting them took {} ms)",
+            byKey.size(), restoredFromSnapshot, nextSeq, (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
     }
 
     /** From the header when the topology wrote one, so that loading the view decodes nothing; else by decoding. */
@@ -364,6 +431,10 @@ public final class ResourceHub implements AutoCloseable {
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+        // With the poller stopped nothing changes the view any more: it is written as it stands, at its position.
+        if (snapshots != null && treeLive && !failed && poller != null && !poller.isAlive()) {
+            snapshots.save(positions.clone(), current.values());
         }
     }
 }

@@ -57,6 +57,11 @@ public final class StoredResource {
         return key;
     }
 
+    /** The record's value as read, not copied; null for {@link #absent}. Callers must not change it. */
+    byte[] bytes() {
+        return bytes;
+    }
+
     /** The resourceVersion as a number, or -1 when it is none. */
     public long version() {
         return version;

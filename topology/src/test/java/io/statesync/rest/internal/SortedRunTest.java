@@ -50,6 +50,18 @@ class SortedRunTest {
     }
 
     @Test
+    void shouldBuildATreeFromResourcesAlreadyInKeyOrderAndRefuseThemOutOfOrderOrTwice() {
+        StoredResource a = StoredResource.absent("a/y/9");
+        StoredResource b = StoredResource.absent("b/x/10");
+        StoredResource c = StoredResource.absent("b/x/2");
+        TreeMap<String, StoredResource> tree = SortedRun.treeOfSorted(new StoredResource[] {a, b, c});
+        assertThat(tree.keySet()).containsExactly("a/y/9", "b/x/10", "b/x/2");
+        assertThat(tree.get("b/x/10")).isSameAs(b);
+        assertThatThrownBy(() -> SortedRun.treeOfSorted(new StoredResource[] {a, c, b})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SortedRun.treeOfSorted(new StoredResource[] {a, a})).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldReportItsEdgesAndRefuseEdgesWhenEmpty() {
         SortedRun run = new SortedRun(new StoredResource[] {StoredResource.absent("a/b/c"), StoredResource.absent("a/b/d")});
         assertThat(run.firstKey()).isEqualTo("a/b/c");

@@ -95,7 +95,7 @@ class StoredResourceTest {
         return StoredResource.of(key, bytes, ResourceSummary.of(decoder.apply(bytes)), decoder);
     }
 
-    private static byte[] encode(Resource r) {
+    static byte[] encode(Resource r) {
         try {
             ByteBuffer buf = Resource.getEncoder().encode(r);
             byte[] out = new byte[buf.remaining()];

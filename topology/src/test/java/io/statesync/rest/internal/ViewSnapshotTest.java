@@ -1,0 +1,140 @@
+package io.statesync.rest.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.statesync.avro.Resource;
+import io.statesync.avro.SyncStatus;
+import io.statesync.topology.ResourceSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ViewSnapshotTest {
+
+    private static final StoredResource.Decoder DECODER = bytes -> {
+        try {
+            return Resource.getDecoder().decode(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    };
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldReadBackEveryResourceWithItsSummaryAndBytesInKeyOrder() throws IOException {
+        List<StoredResource> written = List.of(
+            stored("Queue", "ops", "jobs", "7", SyncStatus.OutOfSync, Map.of()),
+            stored("WebApp", "shop", "caf\u00e9", "42", SyncStatus.Synced, Map.of("app", "cart")),
+            stored("WebApp", "shop", "cart", "43", null, Map.of()));
+        List<StoredResource> sorted = new ArrayList<>(written);
+        sorted.sort((a, b) -> a.key().compareTo(b.key()));
+        Path file = dir.resolve("view.snapshot");
+        ViewSnapshot.write(file, header(new long[] {3, 0, 12}, sorted.size()), sorted);
+
+        ViewSnapshot.Loaded loaded = ViewSnapshot.read(file, DECODER);
+
+        assertThat(loaded.header().positions()).containsExactly(3, 0, 12);
+        assertThat(loaded.header().topic()).isEqualTo("statesync.resources");
+        assertThat(loaded.header().topicId()).isEqualTo("topic-id-1");
+        assertThat(loaded.header().writtenAtMs()).isEqualTo(1_000L);
+        assertThat(loaded.resources()).hasSize(3);
+        for (int i = 0; i < sorted.size(); i++) {
+            StoredResource in = sorted.get(i);
+            StoredResource out = loaded.resources()[i];
+            assertThat(out.key()).isEqualTo(in.key());
+            assertThat(out.version()).isEqualTo(in.version());
+            assertThat(out.syncStatus()).isEqualTo(in.syncStatus());
+            assertThat(out.hasLabels()).isEqualTo(in.hasLabels());
+            assertThat(out.bytes()).isEqualTo(in.bytes());
+            assertThat(out.resource()).isEqualTo(in.resource());
+        }
+        assertThat(ViewSnapshot.readHeader(file).count()).isEqualTo(3);
+        assertThat(file.resolveSibling("view.snapshot.tmp")).doesNotExist();
+    }
+
+    @Test
+    void shouldKeepAValueLargerThanItsBufferWhole() throws IOException {
+        byte[] big = new byte[9 * 1024 * 1024];
+        new Random(5).nextBytes(big);
+        StoredResource small = stored("A", "n", "a", "1", SyncStatus.Synced, Map.of());
+        StoredResource large = StoredResource.of("A/n/b", big, new ResourceSummary(2, SyncStatus.Synced, false), DECODER);
+        Path file = dir.resolve("big.snapshot");
+        ViewSnapshot.write(file, header(new long[] {1}, 2), List.of(small, large));
+
+        StoredResource[] back = ViewSnapshot.read(file, DECODER).resources();
+
+        assertThat(back[0].bytes()).isEqualTo(small.bytes());
+        assertThat(back[1].bytes()).isEqualTo(big);
+    }
+
+    @Test
+    void shouldRefuseASnapshotCutShortAnywhere() throws IOException {
+        List<StoredResource> sorted = List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of()),
+            stored("A", "n", "b", "2", SyncStatus.Synced, Map.of("x", "y")));
+        Path file = dir.resolve("cut.snapshot");
+        ViewSnapshot.write(file, header(new long[] {0, 5}, 2), sorted);
+        byte[] whole = Files.readAllBytes(file);
+        for (int length : new int[] {0, 3, 20, whole.length / 2, whole.length - 12, whole.length - 1}) {
+            Files.write(file, Arrays.copyOf(whole, length));
+            assertThatThrownBy(() -> ViewSnapshot.read(file, DECODER)).as("cut at " + length).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNotASnapshotOrHasTrailingBytes() throws IOException {
+        Path other = dir.resolve("other");
+        Files.writeString(other, "{\"not\": \"a snapshot\"}");
+        assertThatThrownBy(() -> ViewSnapshot.read(other, DECODER)).isInstanceOf(IOException.class).hasMessageContaining("not a statesync view snapshot");
+
+        Path file = dir.resolve("extra.snapshot");
+        ViewSnapshot.write(file, header(new long[] {0}, 1), List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of())));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        }
+        assertThatThrownBy(() -> ViewSnapshot.read(file, DECODER)).isInstanceOf(IOException.class).hasMessageContaining("trailer");
+    }
+
+    @Test
+    void shouldReplaceAnEarlierSnapshotWhole() throws IOException {
+        Path file = dir.resolve("view.snapshot");
+        ViewSnapshot.write(file, header(new long[] {1}, 2), List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of()),
+            stored("A", "n", "b", "1", SyncStatus.Synced, Map.of())));
+        ViewSnapshot.write(file, header(new long[] {9}, 1), List.of(stored("A", "n", "c", "3", SyncStatus.Synced, Map.of())));
+
+        ViewSnapshot.Loaded loaded = ViewSnapshot.read(file, DECODER);
+
+        assertThat(loaded.header().positions()).containsExactly(9);
+        assertThat(loaded.resources()).extracting(StoredResource::key).containsExactly("A/n/c");
+    }
+
+    private static ViewSnapshot.Header header(long[] positions, long count) {
+        return new ViewSnapshot.Header(1_000L, "statesync.resources", "topic-id-1", positions, count);
+    }
+
+    private static StoredResource stored(String kind, String ns, String name, String version, SyncStatus status,
+                                         Map<String, String> labels) {
+        Resource r = StoredResourceTest.resource(kind, ns, name, version, status, labels);
+        if (status == null) {
+            r.getStatus().setSyncStatus(SyncStatus.OutOfSync);
+        }
+        byte[] bytes = StoredResourceTest.encode(r);
+        ResourceSummary s = ResourceSummary.of(r);
+        return StoredResource.of(kind + "/" + ns + "/" + name, bytes,
+            new ResourceSummary(s.version(), status, s.labelled()), DECODER);
+    }
+}

@@ -204,13 +204,19 @@ public final class ViewSnapshot {
         }
     }
 
-    /** Buffered reads from a channel, with every length checked against what is left of the file. */
+    /**
+     * Buffered reads from a channel, with every length checked against what is left of the file. The file's size and
+     * the channel's position are kept here: asking the channel costs a system call, four per resource.
+     */
     private static final class Input {
         private final FileChannel ch;
         private final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER_BYTES).limit(0);
+        private final long size;
+        private long read;
 
-        Input(FileChannel ch) {
+        Input(FileChannel ch) throws IOException {
             this.ch = ch;
+            this.size = ch.size();
         }
 
         int getByte() throws IOException {
@@ -247,24 +253,28 @@ public final class ViewSnapshot {
             buf.get(b, 0, fromBuffer);
             ByteBuffer rest = ByteBuffer.wrap(b, fromBuffer, n - fromBuffer);
             while (rest.hasRemaining()) {
-                if (ch.read(rest) < 0) {
+                int got = ch.read(rest);
+                if (got < 0) {
                     throw new EOFException("snapshot ends inside a field");
                 }
+                read += got;
             }
             return b;
         }
 
-        long remaining() throws IOException {
-            return buf.remaining() + ch.size() - ch.position();
+        long remaining() {
+            return buf.remaining() + size - read;
         }
 
         private ByteBuffer need(int n) throws IOException {
             if (buf.remaining() < n) {
                 buf.compact();
                 while (buf.position() < n) {
-                    if (ch.read(buf) < 0) {
+                    int got = ch.read(buf);
+                    if (got < 0) {
                         throw new EOFException("snapshot ends early");
                     }
+                    read += got;
                 }
                 buf.flip();
             }

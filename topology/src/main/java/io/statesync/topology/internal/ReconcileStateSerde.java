@@ -3,6 +3,7 @@ package io.statesync.topology.internal;
 import java.util.Map;
 
 import io.statesync.avro.Correction;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.internal.ReconcileState;
@@ -15,9 +16,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * the last-applied spec of the three-way merge, and the last correction's desired spec), and encoding the state at
  * every commit is the biggest single cost of the topology. Where those are one instance, the record carries the spec
  * once and two flags, and decoding puts the shared instance back, so a decoded state looks exactly as it was written.
+ * Once converged, the observed state equals the spec too (by value: it came from an agent), and is written as a third
+ * flag; decoding then shares the spec instance, and so does the live state after its first encoding, so that the
+ * next one finds it by identity rather than by comparing the trees again.
  *
- * <p>Encoding leaves the live state as it was: the shared fields are cleared only while the record is written,
- * on the stream thread that owns the state.
+ * <p>Otherwise encoding leaves the live state as it was: the shared fields are cleared only while the record is
+ * written, on the stream thread that owns the state. Values are never changed in place, so sharing one is safe.
  */
 public final class ReconcileStateSerde implements Serde<ReconcileState> {
 
@@ -50,6 +54,27 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
     }
 
     private static byte[] encode(Serializer<ReconcileState> inner, String topic, ReconcileState st) {
+        ObservedState observed = st.getObserved();
+        if (!observedIsSpec(observed, st.getResource())) {
+            return encodeApplied(inner, topic, st);
+        }
+        Value spec = st.getResource().getSpec();
+        observed.setState(null);
+        st.setObservedStateIsSpec(true);
+        try {
+            return encodeApplied(inner, topic, st);
+        } finally {
+            observed.setState(spec);
+            st.setObservedStateIsSpec(false);
+        }
+    }
+
+    private static boolean observedIsSpec(ObservedState observed, Resource resource) {
+        Value state = observed == null ? null : observed.getState();
+        return state != null && resource != null && (state == resource.getSpec() || state.equals(resource.getSpec()));
+    }
+
+    private static byte[] encodeApplied(Serializer<ReconcileState> inner, String topic, ReconcileState st) {
         Resource resource = st.getResource();
         Value applied = st.getLastApplied();
         Correction correction = st.getLastCorrection();
@@ -85,6 +110,10 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
         if (st.getLastCorrectionSpecIsApplied() && st.getLastCorrection() != null) {
             st.getLastCorrection().setDesiredSpec(st.getLastApplied());
         }
+        if (st.getObservedStateIsSpec() && st.getObserved() != null && st.getResource() != null) {
+            st.getObserved().setState(st.getResource().getSpec());
+        }
+        st.setObservedStateIsSpec(false);
         st.setLastAppliedIsSpec(false);
         st.setLastCorrectionSpecIsApplied(false);
         return st;

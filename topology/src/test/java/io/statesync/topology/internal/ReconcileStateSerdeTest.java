@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.statesync.avro.Action;
 import io.statesync.avro.Correction;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
@@ -79,6 +80,46 @@ class ReconcileStateSerdeTest {
 
         assertThat(back.getLastApplied()).isEqualTo(older).isNotEqualTo(back.getResource().getSpec());
         assertThat(back.getLastCorrection().getDesiredSpec()).isEqualTo(older);
+    }
+
+    @Test
+    void shouldWriteAnObservedStateEqualToTheSpecOnlyOnceAndShareTheSpecAfterwards() {
+        ReconcileState converged = stateAfterCorrection(spec("nginx:1.21"));
+        converged.setObserved(observed(spec("nginx:1.21")));
+        ReconcileState drifted = stateAfterCorrection(spec("nginx:1.21"));
+        drifted.setObserved(observed(spec("nginx:1.20")));
+
+        byte[] convergedBytes = serde.serializer().serialize(TOPIC, converged);
+        byte[] driftedBytes = serde.serializer().serialize(TOPIC, drifted);
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, convergedBytes);
+        ReconcileState driftedBack = serde.deserializer().deserialize(TOPIC, driftedBytes);
+
+        assertThat(convergedBytes.length).isLessThan(driftedBytes.length);
+        assertThat(back).isEqualTo(converged);
+        assertThat(back.getObserved().getState()).isSameAs(back.getResource().getSpec());
+        assertThat(back.getObservedStateIsSpec()).isFalse();
+        assertThat(converged.getObserved().getState()).as("the live state shares the spec once it is known equal")
+            .isSameAs(converged.getResource().getSpec());
+        assertThat(converged.getObservedStateIsSpec()).isFalse();
+        assertThat(driftedBack).isEqualTo(drifted);
+        assertThat(driftedBack.getObserved().getState()).isEqualTo(spec("nginx:1.20"));
+    }
+
+    @Test
+    void shouldKeepAnAbsentObservedStateAbsent() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+        st.setObserved(observed(null));
+
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
+
+        assertThat(back.getObserved().getState()).isNull();
+        assertThat(back).isEqualTo(st);
+    }
+
+    private static ObservedState observed(Value state) {
+        return ObservedState.newBuilder().setKind("WebApp").setNamespace("default").setName("shop").setUid("u-1")
+            .setObservedGeneration(2).setState(state).setObservedAt(Instant.ofEpochMilli(3000)).setReporter("agent-1")
+            .setAckCommandId("c-1").build();
     }
 
     private static Value spec(String image) {

@@ -57,19 +57,17 @@ public final class ConvergenceSuite {
 
     private double[] oneRun(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());
-        long[] expected = new long[resources];
-        java.util.Arrays.fill(expected, 1);
         SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
         try (StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
                 StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start();
              EchoAgent agent = new EchoAgent(config).start();
-             ResourceWatcher watcher = new ResourceWatcher(config, expected)) {
+             ResourceWatcher watcher = new ResourceWatcher(config, resources)) {
             app.awaitRunning(Duration.ofMinutes(2));
             long t0 = System.nanoTime();
             writeDesired(config, topics, 0, 1, 0);
             double created = (watcher.awaitAllSynced(TIMEOUT) - t0) / 1e9;
             for (int k = 0; k < resources; k += 10) {
-                expected[k] = 2;
+                watcher.expect(k, 2);
             }
             long t1 = System.nanoTime();
             writeDesired(config, topics, 0, 10, 1);

@@ -2,7 +2,6 @@ package io.statesync.bench.system;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,9 +150,7 @@ public final class LatencySuite {
     /** Every key exists and is Synced before the clock starts, so the phase measures updates, not creations. */
     private void preload(AppConfig config) {
         Workload.writeResources(config, keys);
-        long[] expected = new long[keys];
-        Arrays.fill(expected, 1);
-        try (ResourceWatcher watcher = new ResourceWatcher(config, expected)) {
+        try (ResourceWatcher watcher = new ResourceWatcher(config, keys)) {
             watcher.awaitAllSynced(TIMEOUT);
         }
     }

@@ -101,7 +101,10 @@ public final class ViewSnapshot {
         }
     }
 
-    /** The whole of {@code file}; an {@link IOException} when it is not a complete snapshot of this layout. */
+    /**
+     * The whole of {@code file}; an {@link IOException} when it is not a complete snapshot of this layout, or its keys
+     * are not in strictly increasing order.
+     */
     public static Loaded read(Path file, StoredResource.Decoder decoder) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             Input in = new Input(ch);
@@ -113,6 +116,10 @@ public final class ViewSnapshot {
             StoredResource[] resources = new StoredResource[(int) header.count()];
             for (int i = 0; i < resources.length; i++) {
                 resources[i] = readResource(in, statuses[0], decoder);
+                // The view builds its sorted tree from this order without sorting, so it must hold.
+                if (i > 0 && resources[i - 1].key().compareTo(resources[i].key()) >= 0) {
+                    throw new IOException("snapshot keys are not in order at " + resources[i].key());
+                }
             }
             if (in.getInt() != MAGIC || in.getLong() != header.count() || in.remaining() != 0) {
                 throw new IOException("snapshot trailer does not match its header");

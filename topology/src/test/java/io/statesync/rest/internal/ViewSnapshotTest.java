@@ -110,6 +110,19 @@ class ViewSnapshotTest {
     }
 
     @Test
+    void shouldRefuseASnapshotWhoseKeysAreOutOfOrderOrRepeated() throws IOException {
+        StoredResource a = stored("A", "n", "a", "1", SyncStatus.Synced, Map.of());
+        StoredResource b = stored("A", "n", "b", "1", SyncStatus.Synced, Map.of());
+        Path unordered = dir.resolve("unordered.snapshot");
+        ViewSnapshot.write(unordered, header(new long[] {2}, 2), List.of(b, a));
+        Path repeated = dir.resolve("repeated.snapshot");
+        ViewSnapshot.write(repeated, header(new long[] {2}, 2), List.of(a, a));
+
+        assertThatThrownBy(() -> ViewSnapshot.read(unordered, DECODER)).isInstanceOf(IOException.class).hasMessageContaining("order");
+        assertThatThrownBy(() -> ViewSnapshot.read(repeated, DECODER)).isInstanceOf(IOException.class).hasMessageContaining("order");
+    }
+
+    @Test
     void shouldReplaceAnEarlierSnapshotWhole() throws IOException {
         Path file = dir.resolve("view.snapshot");
         ViewSnapshot.write(file, header(new long[] {1}, 2), List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of()),

@@ -65,7 +65,7 @@ final class StandaloneInstance implements AutoCloseable {
             } catch (IOException notListeningYet) {
                 // The REST server starts a moment after the JVM.
             }
-            Thread.sleep(200);
+            Thread.sleep(20);
         }
         throw new IllegalStateException("not ready within " + timeout);
     }

@@ -199,11 +199,8 @@ public final class ResourceHub implements AutoCloseable {
      * not in the ring, so a watch from an older position is answered 410 Gone and re-lists, as after any ring eviction.
      */
     private void startFrom(List<TopicPartition> parts, ViewSnapshot.Loaded snapshot) {
-        TreeMap<String, StoredResource> tree = SortedRun.treeOfSorted(snapshot.resources());
-        ConcurrentHashMap<String, StoredResource> map = byKey;
-        for (StoredResource r : snapshot.resources()) {
-            map.put(r.key(), r);
-        }
+        TreeMap<String, StoredResource> tree = snapshot.byKey();
+        byKey.putAll(tree);
         lock.lock();
         try {
             current = tree;

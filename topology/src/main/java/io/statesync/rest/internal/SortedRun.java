@@ -42,7 +42,7 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
     public static TreeMap<String, StoredResource> treeOfSorted(StoredResource[] sorted) {
         for (int i = 1; i < sorted.length; i++) {
             if (sorted[i - 1].key().compareTo(sorted[i].key()) >= 0) {
-                throw new IllegalArgumentException("not in key order at " + i + ": " + sorted[i - 1].key() + ", " + sorted[i].key());
+                throw new IllegalArgumentException("not in order at " + i + ": " + sorted[i - 1].key() + ", " + sorted[i].key());
             }
         }
         TreeMap<String, StoredResource> tree = new TreeMap<>();

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.TreeMap;
 
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
@@ -39,8 +40,12 @@ public final class ViewSnapshot {
     public record Header(long writtenAtMs, String topic, String topicId, long[] positions, long count) {
     }
 
-    /** A snapshot read back: its header and its resources in key order. */
-    public record Loaded(Header header, StoredResource[] resources) {
+    /** A snapshot read back: its header and its resources by key, as the view's sorted map. */
+    public record Loaded(Header header, TreeMap<String, StoredResource> byKey) {
+    }
+
+    /** The header and the status names it maps the per-resource status indexes to. */
+    private record Prelude(Header header, SyncStatus[] statuses) {
     }
 
     private ViewSnapshot() {
@@ -97,38 +102,42 @@ public final class ViewSnapshot {
     /** Only the header of {@code file}, to decide whether reading the rest is worth it. */
     public static Header readHeader(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return readHeader(new Input(ch), new SyncStatus[1][]);
+            return readPrelude(new Input(ch)).header();
         }
     }
 
     /**
      * The whole of {@code file}; an {@link IOException} when it is not a complete snapshot of this layout, or its keys
-     * are not in strictly increasing order.
+     * are not in strictly increasing order (the sorted map is built from the file's order without a sort).
      */
     public static Loaded read(Path file, StoredResource.Decoder decoder) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             Input in = new Input(ch);
-            SyncStatus[][] statuses = new SyncStatus[1][];
-            Header header = readHeader(in, statuses);
-            if (header.count() > Integer.MAX_VALUE - 16) {
-                throw new IOException("snapshot claims " + header.count() + " resources");
+            Prelude prelude = readPrelude(in);
+            long count = prelude.header().count();
+            if (count > Integer.MAX_VALUE - 16) {
+                throw new IOException("snapshot claims " + count + " resources");
             }
-            StoredResource[] resources = new StoredResource[(int) header.count()];
+            StoredResource[] resources = new StoredResource[(int) count];
             for (int i = 0; i < resources.length; i++) {
-                resources[i] = readResource(in, statuses[0], decoder);
-                // The view builds its sorted tree from this order without sorting, so it must hold.
-                if (i > 0 && resources[i - 1].key().compareTo(resources[i].key()) >= 0) {
-                    throw new IOException("snapshot keys are not in order at " + resources[i].key());
-                }
+                resources[i] = readResource(in, prelude.statuses(), decoder);
             }
-            if (in.getInt() != MAGIC || in.getLong() != header.count() || in.remaining() != 0) {
+            if (in.getInt() != MAGIC || in.getLong() != count || in.remaining() != 0) {
                 throw new IOException("snapshot trailer does not match its header");
             }
-            return new Loaded(header, resources);
+            return new Loaded(prelude.header(), inKeyOrder(resources));
         }
     }
 
-    private static Header readHeader(Input in, SyncStatus[][] statuses) throws IOException {
+    private static TreeMap<String, StoredResource> inKeyOrder(StoredResource[] resources) throws IOException {
+        try {
+            return SortedRun.treeOfSorted(resources);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("snapshot keys are " + e.getMessage(), e);
+        }
+    }
+
+    private static Prelude readPrelude(Input in) throws IOException {
         if (in.getInt() != MAGIC) {
             throw new IOException("not a statesync view snapshot of layout 1");
         }
@@ -139,13 +148,13 @@ public final class ViewSnapshot {
         for (int p = 0; p < positions.length; p++) {
             positions[p] = in.getLong();
         }
-        statuses[0] = new SyncStatus[in.getCount(1_000)];
-        for (int i = 0; i < statuses[0].length; i++) {
+        SyncStatus[] statuses = new SyncStatus[in.getCount(1_000)];
+        for (int i = 0; i < statuses.length; i++) {
             String name = in.getString();
-            statuses[0][i] = Arrays.stream(STATUSES).filter(s -> s.name().equals(name)).findFirst()
+            statuses[i] = Arrays.stream(STATUSES).filter(s -> s.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IOException("snapshot has a sync status this build does not know: " + name));
         }
-        return new Header(writtenAt, topic, topicId, positions, in.getLong());
+        return new Prelude(new Header(writtenAt, topic, topicId, positions, in.getLong()), statuses);
     }
 
     private static StoredResource readResource(Input in, SyncStatus[] statuses, StoredResource.Decoder decoder)

@@ -52,10 +52,11 @@ class ViewSnapshotTest {
         assertThat(loaded.header().topic()).isEqualTo("statesync.resources");
         assertThat(loaded.header().topicId()).isEqualTo("topic-id-1");
         assertThat(loaded.header().writtenAtMs()).isEqualTo(1_000L);
-        assertThat(loaded.resources()).hasSize(3);
+        List<StoredResource> back = new ArrayList<>(loaded.byKey().values());
+        assertThat(back).hasSize(3);
         for (int i = 0; i < sorted.size(); i++) {
             StoredResource in = sorted.get(i);
-            StoredResource out = loaded.resources()[i];
+            StoredResource out = back.get(i);
             assertThat(out.key()).isEqualTo(in.key());
             assertThat(out.version()).isEqualTo(in.version());
             assertThat(out.syncStatus()).isEqualTo(in.syncStatus());
@@ -76,10 +77,10 @@ class ViewSnapshotTest {
         Path file = dir.resolve("big.snapshot");
         ViewSnapshot.write(file, header(new long[] {1}, 2), List.of(small, large));
 
-        StoredResource[] back = ViewSnapshot.read(file, DECODER).resources();
+        ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER);
 
-        assertThat(back[0].bytes()).isEqualTo(small.bytes());
-        assertThat(back[1].bytes()).isEqualTo(big);
+        assertThat(back.byKey().get("A/n/a").bytes()).isEqualTo(small.bytes());
+        assertThat(back.byKey().get("A/n/b").bytes()).isEqualTo(big);
     }
 
     @Test
@@ -132,7 +133,7 @@ class ViewSnapshotTest {
         ViewSnapshot.Loaded loaded = ViewSnapshot.read(file, DECODER);
 
         assertThat(loaded.header().positions()).containsExactly(9);
-        assertThat(loaded.resources()).extracting(StoredResource::key).containsExactly("A/n/c");
+        assertThat(loaded.byKey().keySet()).containsExactly("A/n/c");
     }
 
     private static ViewSnapshot.Header header(long[] positions, long count) {

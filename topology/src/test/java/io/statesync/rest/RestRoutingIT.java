@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +42,7 @@ class RestRoutingIT {
 
     @AfterEach
     void stop() {
-        if (b != null) {
-            b.close();
-        }
-        if (a != null) {
-            a.close();
-        }
+        RestTestApp.closeAll(b, a);
     }
 
     @Test
@@ -102,8 +96,7 @@ class RestRoutingIT {
     @Test
     void shouldListExistingResourcesInKeyOrderFromAViewLoadedAtStart() throws Exception {
         Map<String, Object> configA = RestTestApp.config("rest-view-load", RestTestApp.prefix("rest-view-load"));
-        Map<String, Object> configB = new HashMap<>(configA);
-        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
+        Map<String, Object> configB = RestTestApp.sameAppOwnState(configA);
         a = RestTestApp.start(configA);
         a.awaitReady();
         List<Integer> writeOrder = new ArrayList<>(IntStream.range(0, KEYS).boxed().toList());
@@ -142,8 +135,7 @@ class RestRoutingIT {
     private void startPair(String name, Map<String, Object> aOnly) throws IOException {
         Map<String, Object> configA = RestTestApp.config(name, RestTestApp.prefix(name));
         configA.put(AppConfig.NUM_STANDBY_REPLICAS, 1);
-        Map<String, Object> configB = new HashMap<>(configA);
-        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
+        Map<String, Object> configB = RestTestApp.sameAppOwnState(configA);
         configA.putAll(aOnly);
         a = RestTestApp.start(configA);
         b = RestTestApp.start(configB);

@@ -141,6 +141,22 @@ final class RestTestApp implements AutoCloseable {
         return Files.createTempDirectory("statesync-rest-it");
     }
 
+    /** Another instance of the same application as {@code config}: the same settings, its own state directory. */
+    static Map<String, Object> sameAppOwnState(Map<String, Object> config) throws IOException {
+        Map<String, Object> other = new HashMap<>(config);
+        other.put(AppConfig.STATE_DIR, tempDir().toString());
+        return other;
+    }
+
+    /** Closes those started, in the order given (the later-started first, so the first one sees no rebalance). */
+    static void closeAll(RestTestApp... apps) {
+        for (RestTestApp app : apps) {
+            if (app != null) {
+                app.close();
+            }
+        }
+    }
+
     @Override
     public void close() {
         if (app != null) {

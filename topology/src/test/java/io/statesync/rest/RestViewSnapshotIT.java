@@ -37,19 +37,13 @@ class RestViewSnapshotIT {
 
     @AfterEach
     void stop() {
-        if (b != null) {
-            b.close();
-        }
-        if (a != null) {
-            a.close();
-        }
+        RestTestApp.closeAll(b, a);
     }
 
     @Test
     void shouldStartFromItsSnapshotAndTheTailWrittenWhileItWasDown() throws Exception {
         Map<String, Object> configA = RestTestApp.config("rest-view-snapshot", RestTestApp.prefix("rest-view-snapshot"));
-        Map<String, Object> configB = new HashMap<>(configA);
-        configB.put(AppConfig.STATE_DIR, RestTestApp.tempDir().toString());
+        Map<String, Object> configB = RestTestApp.sameAppOwnState(configA);
         a = RestTestApp.start(configA);
         b = RestTestApp.start(configB);
         for (int k = 0; k < KEYS; k++) {

@@ -124,7 +124,7 @@ public final class MemorySuite {
             app.awaitReady(Duration.ofMinutes(10));
             double ready = (System.nanoTime() - start) / 1e9;
             // The instance's own account of its start, which its log (deleted with the run) holds.
-            try (var lines = java.nio.file.Files.lines(log)) {
+            try (var lines = Files.lines(log)) {
                 lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in")
                     || l.contains("to RUNNING") && l.contains("KafkaStreams")).forEach(l -> System.err.println("    " + l));
             }

@@ -31,14 +31,25 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
 
     /** The last schema instance found to be Value's: a root schema holds its own copy, and comparing costs a walk. */
     private volatile Schema checkedValueSchema;
+    /** Encodings another serializer has just written, copied instead of encoding the same instance again; or null. */
+    private final EncodedRecordMemo kept;
 
     public ValueAwareDatumWriter(Schema root, SpecificData data) {
+        this(root, data, null);
+    }
+
+    public ValueAwareDatumWriter(Schema root, SpecificData data, EncodedRecordMemo kept) {
         super(root, data);
+        this.kept = kept;
     }
 
     @Override
     protected void writeRecord(Schema schema, Object datum, Encoder out) throws IOException {
-        if (!(datum instanceof Value v) || !isValueSchema(schema) || !writeNode(schema, v.getValue(), out)) {
+        if (datum instanceof Value v) {
+            if (!isValueSchema(schema) || !writeNode(schema, v.getValue(), out)) {
+                super.writeRecord(schema, datum, out);
+            }
+        } else if (kept == null || !kept.writeKept(schema, datum, out)) {
             super.writeRecord(schema, datum, out);
         }
     }

@@ -25,9 +25,9 @@ class ReconcileStateSerdeTest {
 
     private static final String TOPIC = "app-statesync-state-changelog";
 
-    private final Serde<ReconcileState> serde =
-        new TopologySerdes(new AppConfig(Map.of(AppConfig.SCHEMA_REGISTRY_URL, "mock://state-" + UUID.randomUUID())))
-            .reconcileState();
+    private final TopologySerdes serdes =
+        new TopologySerdes(new AppConfig(Map.of(AppConfig.SCHEMA_REGISTRY_URL, "mock://state-" + UUID.randomUUID())));
+    private final Serde<ReconcileState> serde = serdes.reconcileState();
 
     @Test
     void shouldRestoreTheSharedSpecInstanceWhenDecoding() {
@@ -114,6 +114,30 @@ class ReconcileStateSerdeTest {
 
         assertThat(back.getObserved().getState()).isNull();
         assertThat(back).isEqualTo(st);
+    }
+
+    @Test
+    void shouldWriteTheSameBytesWhenTheResourceWasJustPublished() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+        byte[] fresh = serde.serializer().serialize(TOPIC, st);
+
+        serdes.resourceSink().serialize("statesync.resources", st.getResource());
+        byte[] afterPublish = serde.serializer().serialize(TOPIC, st);
+
+        assertThat(afterPublish).isEqualTo(fresh);
+    }
+
+    @Test
+    void shouldWriteTheResourceAsItIsNowWhenItChangedAfterPublishing() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+        serdes.resourceSink().serialize("statesync.resources", st.getResource());
+        st.getResource().getMetadata().setResourceVersion("8");
+        st.getResource().setStatus(AvroMapping.initialStatus(Instant.ofEpochMilli(5000)));
+
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
+
+        assertThat(back).isEqualTo(st);
+        assertThat(back.getResource().getMetadata().getResourceVersion()).isEqualTo("8");
     }
 
     private static ObservedState observed(Value state) {

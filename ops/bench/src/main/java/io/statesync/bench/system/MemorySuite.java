@@ -125,7 +125,7 @@ public final class MemorySuite {
             double ready = (System.nanoTime() - start) / 1e9;
             // The instance's own account of its start, which its log (deleted with the run) holds.
             try (var lines = Files.lines(log)) {
-                lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in")
+                lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in") || l.contains("Start-up step")
                     || l.contains("to RUNNING") && l.contains("KafkaStreams")).forEach(l -> System.err.println("    " + l));
             }
             double[] figures = {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM"), ready};

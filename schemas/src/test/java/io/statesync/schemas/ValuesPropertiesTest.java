@@ -2,10 +2,12 @@ package io.statesync.schemas;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statesync.avro.Value;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -41,6 +43,30 @@ class ValuesPropertiesTest {
     @Property(tries = 500)
     void treeSurvivesAvroBinary(@ForAll("trees") Object tree) throws IOException {
         assertThat(Values.toJava(ValuesTest.avroRoundTrip(Values.fromJava(tree)))).isEqualTo(tree);
+    }
+
+    @Property(tries = 500)
+    void sameTreeHoldsForTwoDecodingsOfOneTree(@ForAll("trees") Object tree) throws IOException {
+        Value decoded = ValuesTest.avroRoundTrip(Values.fromJava(tree));
+        Value again = ValuesTest.avroRoundTrip(Values.fromJava(tree));
+
+        assertThat(Values.sameTree(decoded, again)).isEqualTo(decoded.equals(again)).isTrue();
+    }
+
+    @Property(tries = 1000)
+    void sameTreeAgreesWithEquals(@ForAll("trees") Object left, @ForAll("trees") Object right) {
+        Value a = Values.fromJava(left);
+        Value b = Values.fromJava(right);
+
+        assertThat(Values.sameTree(a, b)).isEqualTo(a.equals(b));
+    }
+
+    @Property(tries = 500)
+    void sameTreeSeesOneChangedLeaf(@ForAll("trees") Object tree) {
+        Value a = Values.fromJava(Arrays.asList(tree, "same"));
+        Value b = Values.fromJava(Arrays.asList(tree, "other"));
+
+        assertThat(Values.sameTree(a, b)).isFalse();
     }
 
     @Provide

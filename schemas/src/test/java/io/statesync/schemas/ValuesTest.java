@@ -154,6 +154,28 @@ class ValuesTest {
             .isEqualTo(Map.of("n", Map.of("a", List.of(1L, 2.5d))));
     }
 
+
+    @Test
+    void shouldFindTreesSameWhoseMapsIterateInAnotherOrder() {
+        Map<String, Object> forward = new LinkedHashMap<>();
+        forward.put("image", "nginx");
+        forward.put("env", Map.of("A", 1L));
+        Map<String, Object> backward = new LinkedHashMap<>();
+        backward.put("env", Map.of("A", 1L));
+        backward.put("image", "nginx");
+
+        assertThat(Values.sameTree(Values.fromJava(forward), Values.fromJava(backward))).isTrue();
+    }
+
+    @Test
+    void shouldNotFindTreesSameThatEqualsTellsApart() {
+        assertThat(Values.sameTree(Values.fromJava(Map.of("replicas", 5L)), Values.fromJava(Map.of("replicas", 5.0))))
+            .isFalse();
+        assertThat(Values.sameTree(new Value(new Utf8("a")), new Value("a"))).isFalse();
+        assertThat(Values.sameTree(Values.fromJava(List.of(1L, 2L)), Values.fromJava(List.of(1L)))).isFalse();
+        assertThat(Values.sameTree(null, new Value(null))).isFalse();
+    }
+
     static Value avroRoundTrip(Value v) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);

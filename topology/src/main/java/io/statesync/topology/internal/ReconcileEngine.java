@@ -11,6 +11,7 @@ import io.statesync.avro.EventType;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
+import io.statesync.avro.Value;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.AdmissionOutcome;
@@ -19,6 +20,7 @@ import io.statesync.reconciler.GenerationRules;
 import io.statesync.reconciler.IncomingSpec;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
+import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -214,6 +216,7 @@ final class ReconcileEngine {
             }
             st = ReconcileState.newBuilder().build();
         }
+        shareSpecIfSame(obs, st.getResource());
         st.setObserved(obs);
         if (coalesce) {
             stores.put(key, st);
@@ -231,6 +234,18 @@ final class ReconcileEngine {
             if (st != null) {
                 step.run(key, st, policies.forKind(kindOf(key)), at, false, out);
             }
+        }
+    }
+
+    /**
+     * An agent that has converged reports the spec back: one comparison here lets the report hold the spec's own
+     * instance, whose planning tree is already cached and which the state writes as a flag, instead of converting and
+     * comparing a tree of its own at each of those steps. Values are never changed in place, so sharing one is safe.
+     */
+    private static void shareSpecIfSame(ObservedState obs, Resource resource) {
+        Value spec = resource == null ? null : resource.getSpec();
+        if (spec != null && obs.getState() != null && obs.getState() != spec && Values.sameTree(obs.getState(), spec)) {
+            obs.setState(spec);
         }
     }
 

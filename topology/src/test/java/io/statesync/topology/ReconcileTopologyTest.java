@@ -363,6 +363,29 @@ class ReconcileTopologyTest extends TopologyTestBase {
     }
 
     @Test
+    void shouldSendASpecDeeperThanTheLimitToDlqAndAcceptOneAtTheLimit() {
+        f.desired.pipeInput(KEY, TopologyFixture.desiredState(KEY, nested(65)));
+        f.desired.pipeInput("WebApp/default/at-limit", TopologyFixture.desiredState("WebApp/default/at-limit", nested(64)));
+
+        assertThat(f.dlq.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(r.key()).isEqualTo(KEY.getBytes(StandardCharsets.UTF_8));
+            assertThat(new String(r.headers().lastHeader(StatesyncHeaders.DLQ_ERROR_REASON).value(), StandardCharsets.UTF_8))
+                .isEqualTo("TooDeep");
+        });
+        f.advance(Duration.ofMillis(10));
+        assertThat(f.drainResources()).extracting(r -> r.getMetadata().getName()).containsExactly("at-limit");
+    }
+
+    /** A spec of {@code levels} levels: the spec map itself, nested maps, and a string at the bottom. */
+    private static Map<String, Object> nested(int levels) {
+        Object v = "leaf";
+        for (int i = 2; i < levels; i++) {
+            v = Map.of("a", v);
+        }
+        return Map.of("a", v);
+    }
+
+    @Test
     void shouldSendKeyValueMismatchToDlq() {
         DesiredState d = TopologyFixture.desiredState("WebApp/default/other", SPEC);
         f.desired.pipeInput(KEY, d);

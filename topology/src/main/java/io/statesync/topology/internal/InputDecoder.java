@@ -36,6 +36,9 @@ final class InputDecoder<T> {
     record Bad<T>(String key, String reason, Throwable error, String message) implements Result<T> {
     }
 
+    /** Deeper than this the check walks iteratively: stream threads run on the default stack size. */
+    private static final int RECURSIVE_WALK_LIMIT = 512;
+
     private final Deserializer<T> deserializer;
     private final Function<T, ResourceKey> identity;
     private final Function<T, List<Value>> trees;
@@ -103,12 +106,37 @@ final class InputDecoder<T> {
             return new Bad<>(key, "KeyMismatch", null, "key " + key + " does not match the record's kind/namespace/name " + claimed);
         }
         for (Value tree : trees.apply(value)) {
-            int depth = depth(tree);
-            if (depth > maxDepth) {
-                return new Bad<>(key, "TooDeep", null, "tree depth " + depth + " exceeds the limit " + maxDepth);
+            if (deeperThan(tree, maxDepth)) {
+                return new Bad<>(key, "TooDeep", null, "tree is deeper than the limit of " + maxDepth + " levels");
             }
         }
         return new Ok<>(key, rk, value);
+    }
+
+    /**
+     * Every input is checked, so the usual limit walks recursively, which allocates nothing; the recursion stops one
+     * level past the limit, so a hostile tree cannot overflow the stack. A limit set higher than that walks iteratively.
+     */
+    static boolean deeperThan(Value root, int limit) {
+        return limit <= RECURSIVE_WALK_LIMIT ? exceeds(root, limit) : depth(root) > limit;
+    }
+
+    /** Whether the tree under {@code node}, which counts as one level, has more than {@code levels} levels. */
+    private static boolean exceeds(Value node, int levels) {
+        if (node == null) {
+            return false;
+        }
+        if (levels == 0) {
+            return true;
+        }
+        Object v = node.getValue();
+        Collection<?> children = v instanceof List<?> l ? l : v instanceof Map<?, ?> m ? m.values() : List.of();
+        for (Object child : children) {
+            if (exceeds((Value) child, levels - 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Iterative, because a hostile tree may be deep enough to overflow a recursive walk. */

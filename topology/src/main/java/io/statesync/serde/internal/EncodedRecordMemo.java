@@ -41,7 +41,9 @@ public final class EncodedRecordMemo {
     public <T> Serializer<T> remembering(Serializer<T> inner) {
         return (topic, record) -> {
             byte[] wire = inner.serialize(topic, record);
-            if (wire != null && record != null && record.getClass() == type) {
+            // Only a wire-format payload: the copy skips its header.
+            if (wire != null && wire.length > WireFormat.HEADER_SIZE && wire[0] == WireFormat.MAGIC_BYTE
+                && record != null && record.getClass() == type) {
                 remember((IndexedRecord) record, wire);
             }
             return wire;

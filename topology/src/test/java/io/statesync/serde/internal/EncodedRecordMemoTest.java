@@ -94,13 +94,15 @@ class EncodedRecordMemoTest {
     }
 
     @Test
-    void shouldKeepOnlyInstancesOfItsType() {
+    void shouldKeepOnlyWireFormatPayloadsOfInstancesOfItsType() {
         var serializer = memo.remembering((String topic, SpecificRecord r) -> new byte[WireFormat.HEADER_SIZE + 1]);
+        var headerless = memo.remembering((String topic, SpecificRecord r) -> new byte[] {1, 2, 3, 4, 5, 6});
 
         serializer.serialize("t", state(resource("1", "nginx:1.21")));
         serializer.serialize("t", resource("1", "nginx:1.21"));
+        headerless.serialize("t", resource("1", "nginx:1.21"));
 
-        assertThat(memo.size()).isOne();
+        assertThat(memo.size()).as("only the wire-format payload of a Resource").isOne();
     }
 
     @Test

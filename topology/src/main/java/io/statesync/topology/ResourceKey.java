@@ -2,7 +2,6 @@ package io.statesync.topology;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * A resource key {@code kind/namespace/name}. kind matches {@code [A-Z][A-Za-z0-9]{0,62}}; namespace and
@@ -10,9 +9,7 @@ import java.util.regex.Pattern;
  */
 public record ResourceKey(String kind, String namespace, String name) {
 
-    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
-    private static final Pattern DNS1123_SUBDOMAIN =
-        Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final int MAX_KIND = 63;
     private static final int MAX_SUBDOMAIN = 253;
 
     public ResourceKey {
@@ -48,7 +45,7 @@ public record ResourceKey(String kind, String namespace, String name) {
 
     /** Why the parts are not a valid key, or null when they are. */
     public static String problem(String kind, String namespace, String name) {
-        if (kind == null || !KIND.matcher(kind).matches()) {
+        if (!isValidKind(kind)) {
             return "kind must match [A-Z][A-Za-z0-9]{0,62}, got " + quote(kind);
         }
         if (!isSubdomain(namespace)) {
@@ -60,12 +57,55 @@ public record ResourceKey(String kind, String namespace, String name) {
         return null;
     }
 
+    /**
+     * {@code [A-Z][A-Za-z0-9]{0,62}}. Every input record's key and every event's key is checked, and a regular
+     * expression allocates a matcher (and, for a loop, its state) per check; {@code ResourceKeyTest} holds these
+     * checks to the regular expressions.
+     */
     public static boolean isValidKind(String kind) {
-        return kind != null && KIND.matcher(kind).matches();
+        if (kind == null || kind.isEmpty() || kind.length() > MAX_KIND || !isAsciiUpper(kind.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < kind.length(); i++) {
+            char c = kind.charAt(i);
+            if (!isAsciiUpper(c) && !isLowerOrDigit(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
+    /** A DNS-1123 subdomain: dot-separated labels of {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}, 253 characters at most. */
     public static boolean isSubdomain(String s) {
-        return s != null && !s.isEmpty() && s.length() <= MAX_SUBDOMAIN && DNS1123_SUBDOMAIN.matcher(s).matches();
+        if (s == null || s.isEmpty() || s.length() > MAX_SUBDOMAIN) {
+            return false;
+        }
+        boolean labelStart = true;
+        char prev = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '.' || c == '-') {
+                // Neither starts a label, and a label does not end with '-'.
+                if (labelStart || c == '.' && prev == '-') {
+                    return false;
+                }
+                labelStart = c == '.';
+            } else if (isLowerOrDigit(c)) {
+                labelStart = false;
+            } else {
+                return false;
+            }
+            prev = c;
+        }
+        return !labelStart && prev != '-';
+    }
+
+    private static boolean isAsciiUpper(char c) {
+        return c >= 'A' && c <= 'Z';
+    }
+
+    private static boolean isLowerOrDigit(char c) {
+        return c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
     }
 
     private static String quote(String s) {

@@ -60,6 +60,23 @@ class AvroSerdeTest {
     }
 
     @Test
+    void shouldReadStringsOfEverySizeAroundTheDecodersScratchBuffer() {
+        Serde<Resource> serde = AvroSerdes.specific(Resource.class, CONFIG, false);
+        for (int size : new int[] {0, 1, 255, 256, 257, 5_000, 64 * 1024, 64 * 1024 + 1, 200_000, 3}) {
+            Resource r = SerdeFixtures.resource();
+            // Long and short strings in one record, in both orders: a short one read after a long one must not
+            // carry the long one's bytes.
+            String longer = "é".repeat(size / 2) + "x".repeat(size % 2);
+            r.getMetadata().setLabels(Map.of("a", longer, "b", "short", "c", longer + "z"));
+            r.getMetadata().setName("shop-" + size);
+
+            Resource back = serde.deserializer().deserialize("statesync.resources", serde.serializer().serialize("statesync.resources", r));
+
+            assertThat(back).as("size %d", size).isEqualTo(r);
+        }
+    }
+
+    @Test
     void shouldKeepTombstonesNull() {
         Serde<Resource> serde = AvroSerdes.specific(Resource.class, CONFIG, false);
 

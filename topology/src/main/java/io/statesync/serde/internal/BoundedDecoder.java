@@ -18,9 +18,13 @@ import org.apache.avro.util.Utf8;
 public final class BoundedDecoder extends Decoder {
 
     private static final ThreadLocal<BoundedDecoder> LOCAL = ThreadLocal.withInitial(BoundedDecoder::new);
+    /** Strings up to this size are read through the thread's scratch buffer; a longer one gets its own array. */
+    private static final int SCRATCH_LIMIT = 64 * 1024;
 
     private BinaryDecoder in;
     private int bound;
+    /** Decoding a string copies its bytes into the String anyway, so they are read here first, not into a new array. */
+    private byte[] scratch = new byte[256];
 
     private BoundedDecoder() {
     }
@@ -40,9 +44,15 @@ public final class BoundedDecoder extends Decoder {
 
     @Override
     public String readString() throws IOException {
-        byte[] bytes = new byte[length(in.readLong(), "string")];
-        in.readFixed(bytes, 0, bytes.length);
-        return new String(bytes, StandardCharsets.UTF_8);
+        int length = length(in.readLong(), "string");
+        byte[] bytes = length <= scratch.length ? scratch : length <= SCRATCH_LIMIT ? grownScratch(length) : new byte[length];
+        in.readFixed(bytes, 0, length);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
+    }
+
+    private byte[] grownScratch(int length) {
+        scratch = new byte[Math.min(SCRATCH_LIMIT, Math.max(length, scratch.length * 2))];
+        return scratch;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.statesync.bench.system;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
@@ -32,7 +33,7 @@ final class ResourceWatcher implements AutoCloseable {
     /** Expects generation 1 of {@code resources} resources. */
     ResourceWatcher(AppConfig config, int resources) {
         this.expected = new long[resources];
-        java.util.Arrays.fill(expected, 1);
+        Arrays.fill(expected, 1);
         this.pending = resources;
         this.syncedGeneration = new long[resources];
         this.topic = new TopicNames(config.topicPrefix()).resources();
@@ -47,18 +48,18 @@ final class ResourceWatcher implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
                 record(r);
             }
-            if (allSynced()) {
+            if (pending == 0) {
                 return System.nanoTime();
             }
         }
-        throw new IllegalStateException("not all resources Synced within " + timeout + ": " + pending() + " pending");
+        throw new IllegalStateException("not all resources Synced within " + timeout + ": " + pending + " pending");
     }
 
     /** From now on, resource {@code index} is converged at {@code generation}. */
     void expect(int index, long generation) {
-        boolean wasPending = syncedGeneration[index] < expected[index];
+        boolean wasPending = isPending(index);
         expected[index] = generation;
-        pending += (syncedGeneration[index] < generation ? 1 : 0) - (wasPending ? 1 : 0);
+        pending += (isPending(index) ? 1 : 0) - (wasPending ? 1 : 0);
     }
 
     private void record(ConsumerRecord<byte[], byte[]> r) {
@@ -71,20 +72,16 @@ final class ResourceWatcher implements AutoCloseable {
         int index = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
         if (res.getStatus().getSyncStatus() == SyncStatus.Synced
             && res.getStatus().getObservedGeneration() == res.getMetadata().getGeneration()) {
-            boolean wasPending = syncedGeneration[index] < expected[index];
+            boolean wasPending = isPending(index);
             syncedGeneration[index] = Math.max(syncedGeneration[index], res.getMetadata().getGeneration());
-            if (wasPending && syncedGeneration[index] >= expected[index]) {
+            if (wasPending && !isPending(index)) {
                 pending--;
             }
         }
     }
 
-    private boolean allSynced() {
-        return pending == 0;
-    }
-
-    private int pending() {
-        return pending;
+    private boolean isPending(int index) {
+        return syncedGeneration[index] < expected[index];
     }
 
     @Override

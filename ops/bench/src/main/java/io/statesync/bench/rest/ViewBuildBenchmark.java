@@ -1,12 +1,17 @@
 package io.statesync.bench.rest;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.statesync.avro.SyncStatus;
+import io.statesync.rest.internal.KeyOrder;
 import io.statesync.rest.internal.SortedRun;
 import io.statesync.rest.internal.StoredResource;
+import io.statesync.topology.ResourceSummary;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,7 +29,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record, as the view did
  * before 6ab8f3c; {@code sortedOnce} fills a hash map sized ahead and builds the tree once at the end
  * ({@link SortedRun#treeOf}), as it does now. The records are the view's input: {@code records} keys in hash
- * (partition) order, 3% of them written twice, each a {@link StoredResource} without bytes (only keys are compared).
+ * (partition) order, 3% of them written twice, each a {@link StoredResource} allocated in that order with a value of
+ * {@code valueBytes} beside it, as the view's heap holds them (a key's neighbours in memory are other partitions' keys
+ * and their record values, not its neighbours in key order).
+ *
+ * <p>The sort alone, on the distinct resources as the view hands them over: {@code sortByKeyReference} is the plain
+ * {@code Arrays.sort} by key that {@link SortedRun#treeOf} used before {@link KeyOrder}, {@code sortPackedKeys} is
+ * {@link KeyOrder#sort}. Both then build the tree with {@link SortedRun#treeOfSorted} (a check and a linear build).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -37,24 +48,37 @@ public class ViewBuildBenchmark {
     @Param({"1000000"})
     public int records;
 
+    /** About what a resource record's value takes in the benchmarks' resources topic. */
+    @Param({"550"})
+    public int valueBytes;
+
     private StoredResource[] input;
+    private StoredResource[] distinct;
 
     @Setup
     public void setUp() {
         SplittableRandom random = new SplittableRandom(42);
-        input = new StoredResource[records];
         int keys = (int) (records * 0.97);
+        int[] order = new int[records];
         for (int i = 0; i < records; i++) {
-            int k = i < keys ? i : random.nextInt(keys);
-            input[i] = StoredResource.absent("WebApp/ns-" + (k % 100) + "/app-" + k);
+            order[i] = i < keys ? i : random.nextInt(keys);
         }
         // Shuffled: the topic's partitions hand the view keys in hash order, not in key order.
         for (int i = records - 1; i > 0; i--) {
             int j = random.nextInt(i + 1);
-            StoredResource t = input[i];
-            input[i] = input[j];
-            input[j] = t;
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
         }
+        input = new StoredResource[records];
+        ResourceSummary summary = new ResourceSummary(1, SyncStatus.Synced, false);
+        ConcurrentHashMap<String, StoredResource> latest = new ConcurrentHashMap<>(records);
+        for (int i = 0; i < records; i++) {
+            int k = order[i];
+            input[i] = StoredResource.of("WebApp/ns-" + (k % 100) + "/app-" + k, new byte[valueBytes], summary, null);
+            latest.put(input[i].key(), input[i]);
+        }
+        distinct = latest.values().toArray(new StoredResource[0]);
     }
 
     @Benchmark
@@ -78,5 +102,19 @@ public class ViewBuildBenchmark {
         }
         TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
         return tree.size() + byKey.size();
+    }
+
+    @Benchmark
+    public int sortByKeyReference() {
+        StoredResource[] all = distinct.clone();
+        Arrays.sort(all, Comparator.comparing(StoredResource::key));
+        return SortedRun.treeOfSorted(all).size();
+    }
+
+    @Benchmark
+    public int sortPackedKeys() {
+        StoredResource[] all = distinct.clone();
+        KeyOrder.sort(all);
+        return SortedRun.treeOfSorted(all).size();
     }
 }

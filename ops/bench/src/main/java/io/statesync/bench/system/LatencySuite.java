@@ -19,6 +19,7 @@ import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
 
 /**
  * Suite 2: statesync (as {@code StatesyncApp} runs its topology) plus {@link EchoAgent}. After {@code keys}
@@ -38,6 +39,7 @@ public final class LatencySuite {
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     /** A rate is sustained when every write is answered within the drain time and p99 stays under this. */
     private static final double SUSTAINED_P99_MS = 1_000;
+    static final String CONTENDER_PROPERTY = "statesync.bench.latency";
 
     enum Phase { DESIRED, DRIFT }
 
@@ -67,8 +69,8 @@ public final class LatencySuite {
     public String run(int runs, Map<String, Object> overrides) throws Exception {
         List<String> guarantees = overrides.containsKey(AppConfig.PROCESSING_GUARANTEE)
             ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
-        Table table = new Table(String.format("Latency: %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
-            rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
+        Table table = new Table(String.format("Latency (%s): %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
+            System.getProperty(CONTENDER_PROPERTY, "statesync"), rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
             "p50", "p99", "p99.9", "max", "issued p50", "issued p99");
         Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
         row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
@@ -135,7 +137,7 @@ public final class LatencySuite {
         o.put(AppConfig.PROCESSING_GUARANTEE, guarantee);
         AppConfig config = cluster.newRun("latency", o);
         SchemaWarmup.statesync(new TopologySerdes(config), new TopicNames(config.topicPrefix()), config.getString(AppConfig.APPLICATION_ID));
-        try (StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
+        try (StreamsRun app = new StreamsRun(contender(config),
                 StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start();
              EchoAgent agent = new EchoAgent(config).start()) {
             app.awaitRunning(Duration.ofMinutes(2));
@@ -145,6 +147,17 @@ public final class LatencySuite {
                 r.achievedRate(), r.answered(), r.sent(), r.latencies().p99());
             return r;
         }
+    }
+
+    /**
+     * statesync's topology, or with {@code -Dstatesync.bench.latency=floor} the suite's floor
+     * ({@link FloorTopology#answering}), under the same Streams properties, agent and load.
+     */
+    private static Topology contender(AppConfig config) {
+        if ("floor".equals(System.getProperty(CONTENDER_PROPERTY, "statesync"))) {
+            return FloorTopology.answering(new TopicNames(config.topicPrefix()), new TopologySerdes(config));
+        }
+        return StatesyncTopology.build(config);
     }
 
     /** Every key exists and is Synced before the clock starts, so the phase measures updates, not creations. */

@@ -25,6 +25,7 @@ public final class KeyOrder {
     /** How many keys suggest the shared prefix. */
     private static final int PREFIX_SAMPLE = 1024;
     private static final long[] NOT_SHARED = new long[0];
+    private static final Comparator<StoredResource> BY_KEY = Comparator.comparing(StoredResource::key);
 
     private KeyOrder() {
     }
@@ -35,6 +36,11 @@ public final class KeyOrder {
         if (n < 2) {
             return;
         }
+        if (n > Integer.MAX_VALUE / WORDS) {
+            // The packed words would not fit one array; a view this large does not fit a heap either.
+            Arrays.sort(resources, BY_KEY);
+            return;
+        }
         // The prefix of a sample, checked for every key while it is packed: a separate pass over a million keys costs
         // as much as the packing, since reaching each key is what takes the time.
         long[] words = pack(resources, sharedPrefix(resources, Math.min(n, PREFIX_SAMPLE)));
@@ -43,7 +49,7 @@ public final class KeyOrder {
         }
         if (words == null) {
             // A character above Latin-1 does not fit a byte. Such keys are never valid, so they need not be quick.
-            Arrays.sort(resources, Comparator.comparing(StoredResource::key));
+            Arrays.sort(resources, BY_KEY);
             return;
         }
         int[] order = radixOrder(words, n);
@@ -149,7 +155,7 @@ public final class KeyOrder {
                 continue;
             }
             if (i - runStart > 1) {
-                Arrays.sort(sorted, runStart, i, Comparator.comparing(StoredResource::key));
+                Arrays.sort(sorted, runStart, i, BY_KEY);
             }
             runStart = i;
         }

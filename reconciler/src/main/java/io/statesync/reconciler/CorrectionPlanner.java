@@ -33,6 +33,24 @@ public final class CorrectionPlanner {
     }
 
     public Decision plan(PlanInput in) {
+        return plan(in, merge(in));
+    }
+
+    /**
+     * The three-way merge of {@code in} that both the plan and the status read ({@link StatusCalculator}): null when
+     * neither needs it (deleting, nothing desired, or observed absent). A caller that computes both passes it to
+     * {@link #plan(PlanInput, MergeResult)} and {@link StatusCalculator#compute(StatusView, PlanInput, Decision,
+     * MergeResult)}, so that a reconcile merges once instead of twice.
+     */
+    public static MergeResult merge(PlanInput in) {
+        if (in.deleting() || in.desiredSpec() == null || !in.observed().isPresent()) {
+            return null;
+        }
+        return MergeEngine.merge(in.desiredSpec(), in.observed().state(), in.lastApplied(), in.policy());
+    }
+
+    /** As {@link #plan(PlanInput)}, with {@code merge} what {@link #merge(PlanInput)} returned for {@code in}. */
+    public Decision plan(PlanInput in, MergeResult merge) {
         ObservedView observed = in.observed();
         if (in.deleting()) {
             return observed.presence() == ObservedView.Presence.ABSENT
@@ -46,7 +64,6 @@ public final class CorrectionPlanner {
             MergeResult create = MergeEngine.merge(in.desiredSpec(), null, null, in.policy());
             return guard(in, Action.CREATE, Reason.Missing, create.patch());
         }
-        MergeResult merge = MergeEngine.merge(in.desiredSpec(), observed.state(), in.lastApplied(), in.policy());
         if (merge.inSync()) {
             return new Decision.InSync();
         }

@@ -4,7 +4,6 @@ import static io.statesync.reconciler.ConditionView.FALSE;
 import static io.statesync.reconciler.ConditionView.TRUE;
 import static io.statesync.reconciler.ConditionView.UNKNOWN;
 
-import io.statesync.reconciler.internal.MergeEngine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,8 +28,13 @@ public final class StatusCalculator {
 
     /** @param previous the status stored with the resource, or null for a new one */
     public static StatusView compute(StatusView previous, PlanInput in, Decision decision) {
+        return compute(previous, in, decision, CorrectionPlanner.merge(in));
+    }
+
+    /** As above, with {@code merge} what {@link CorrectionPlanner#merge(PlanInput)} returned for {@code in}. */
+    public static StatusView compute(StatusView previous, PlanInput in, Decision decision, MergeResult merge) {
         SyncStatus sync = syncStatus(in, decision);
-        List<FieldDiff> diff = diff(in);
+        List<FieldDiff> diff = diff(in, merge);
         List<ConditionView> conditions = List.of(
                 transition(previous, syncedCondition(sync, in, decision, diff), in.now()),
                 transition(previous, progressingCondition(in, decision), in.now()),
@@ -87,16 +91,14 @@ public final class StatusCalculator {
                 && !last.commandId().equals(in.observed().ackCommandId());
     }
 
-    private static List<FieldDiff> diff(PlanInput in) {
+    private static List<FieldDiff> diff(PlanInput in, MergeResult merge) {
         if (in.deleting() || in.desiredSpec() == null) {
             return List.of();
         }
         if (!in.observed().isPresent()) {
             return Differ.diff(in.desiredSpec(), null, in.policy());
         }
-        Object observed = in.observed().state();
-        MergeResult merge = MergeEngine.merge(in.desiredSpec(), observed, in.lastApplied(), in.policy());
-        return merge.inSync() ? List.of() : Differ.diff(merge.target(), observed, in.policy());
+        return merge.inSync() ? List.of() : Differ.diff(merge.target(), in.observed().state(), in.policy());
     }
 
     private static int attempts(PlanInput in, Decision decision) {

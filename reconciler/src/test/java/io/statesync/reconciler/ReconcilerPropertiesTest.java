@@ -3,6 +3,7 @@ package io.statesync.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -36,6 +37,33 @@ class ReconcilerPropertiesTest {
         return Arbitraries.of(ReconcilePolicy.defaults(), TreeArbitraries.KEYED,
                 TreeArbitraries.KEYED.toBuilder().strict(true).build(),
                 ReconcilePolicy.builder().strictTyping(true).build());
+    }
+
+    /**
+     * The plan and the status share one merge ({@link CorrectionPlanner#merge}): it must be the three-way merge of the
+     * input's own trees whenever an observed state is there to merge with, and absent otherwise.
+     */
+    @Property
+    void theSharedMergeIsTheThreeWayMergeOfTheInput(@ForAll("specsOrNull") Object desired,
+                                                    @ForAll("specsOrNull") Object observed,
+                                                    @ForAll("specsOrNull") Object lastApplied,
+                                                    @ForAll boolean deleting, @ForAll boolean reported,
+                                                    @ForAll("policies") ReconcilePolicy policy) {
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        ObservedView view = reported ? ObservedView.present(observed, 1, now, null) : ObservedView.absent(now);
+        PlanInput in = PlanInput.builder().key("K/ns/n").generation(1).desiredSpec(desired).deleting(deleting)
+                .observed(view).lastApplied(lastApplied).now(now).policy(policy).build();
+
+        MergeResult shared = CorrectionPlanner.merge(in);
+
+        if (deleting || desired == null || !view.isPresent()) {
+            assertThat(shared).isNull();
+        } else {
+            MergeResult own = ThreeWayMerge.merge(desired, observed, lastApplied, policy);
+            assertThat(Trees.deepEquals(shared.target(), own.target(), true)).isTrue();
+            assertThat(shared.patch()).isEqualTo(own.patch());
+            assertThat(shared.conflicts()).isEqualTo(own.conflicts());
+        }
     }
 
     @Property

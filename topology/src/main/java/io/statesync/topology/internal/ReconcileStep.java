@@ -19,6 +19,7 @@ import io.statesync.avro.internal.ReconcileState;
 import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.reconciler.Decision;
 import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.MergeResult;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.OrphanPolicy;
 import io.statesync.reconciler.PlanInput;
@@ -70,13 +71,14 @@ final class ReconcileStep {
         Resource res = st.getResource();
         String kind = res.getMetadata().getKind();
         PlanInput in = planInput(key, st, res, policy, observed, now);
-        Decision decision = planner.plan(in);
+        MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
+        Decision decision = planner.plan(in, merge);
         SyncStatus before = SyncStatus.valueOf(res.getStatus().getSyncStatus().name());
         if (decision instanceof Decision.Emit emit) {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
         StatusView prev = AvroMapping.statusView(res.getStatus());
-        StatusView next = StatusCalculator.compute(prev, in, decision);
+        StatusView next = StatusCalculator.compute(prev, in, decision, merge);
         Resource emitted;
         if (isDeletionComplete(res, observed)) {
             emitted = completeDeletion(key, st, res, policy, before, now, out);

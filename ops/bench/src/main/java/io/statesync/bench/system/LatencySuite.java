@@ -39,7 +39,8 @@ public final class LatencySuite {
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     /** A rate is sustained when every write is answered within the drain time and p99 stays under this. */
     private static final double SUSTAINED_P99_MS = 1_000;
-    static final String CONTENDER_PROPERTY = "statesync.bench.latency";
+    /** {@code statesync}, or {@code floor} for {@link FloorTopology#answering}. */
+    private static final String CONTENDER = System.getProperty("statesync.bench.latency", "statesync");
 
     enum Phase { DESIRED, DRIFT }
 
@@ -70,7 +71,7 @@ public final class LatencySuite {
         List<String> guarantees = overrides.containsKey(AppConfig.PROCESSING_GUARANTEE)
             ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
         Table table = new Table(String.format("Latency (%s): %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
-            System.getProperty(CONTENDER_PROPERTY, "statesync"), rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
+            CONTENDER, rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
             "p50", "p99", "p99.9", "max", "issued p50", "issued p99");
         Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
         row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
@@ -154,7 +155,7 @@ public final class LatencySuite {
      * ({@link FloorTopology#answering}), under the same Streams properties, agent and load.
      */
     private static Topology contender(AppConfig config) {
-        if ("floor".equals(System.getProperty(CONTENDER_PROPERTY, "statesync"))) {
+        if ("floor".equals(CONTENDER)) {
             return FloorTopology.answering(new TopicNames(config.topicPrefix()), new TopologySerdes(config));
         }
         return StatesyncTopology.build(config);

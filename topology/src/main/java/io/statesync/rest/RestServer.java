@@ -103,7 +103,18 @@ public final class RestServer {
         this.auth = TokenAuth.fromConfig(config);
     }
 
+    /** Binds the port and then starts the clients of the topics: {@link #bind} followed by {@link #startClients}. */
     public void start() {
+        bind();
+        startClients();
+    }
+
+    /**
+     * Registers the routes and binds the port, without touching a topic: until {@link #startClients} runs, writes,
+     * lists and watches answer 503 and {@code /readyz} says why. An instance binds first because its streams
+     * advertise the bound port, and binding need not wait for the topics to be verified.
+     */
+    public void bind() {
         String host = config.getString(AppConfig.HTTP_HOST);
         requireLoopbackWithoutAuth(host);
         serdes = new TopologySerdes(config);
@@ -135,9 +146,13 @@ public final class RestServer {
         javalin.before(this::authorize);
         registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
+        LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
+    }
+
+    /** Starts the admission client and the resource view; the topics must exist by now. */
+    public void startClients() {
         admission.start();
         hub.start();
-        LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
     }
 
     /** http, or https when a key store is configured. */

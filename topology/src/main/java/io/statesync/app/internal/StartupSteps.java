@@ -48,6 +48,14 @@ public final class StartupSteps implements AutoCloseable {
         return CompletableFuture.runAsync(() -> run(name, step), pool);
     }
 
+    /** Runs {@code step} on another thread once {@code first} has completed; not at all when {@code first} failed. */
+    public CompletableFuture<Void> after(CompletableFuture<?> first, String name, Runnable step) {
+        return first.thenRunAsync(() -> run(name, () -> {
+            step.run();
+            return null;
+        }), pool);
+    }
+
     /** The step's result; its own exception, not a wrapper, when it failed. */
     public static <T> T join(CompletableFuture<T> step) {
         try {

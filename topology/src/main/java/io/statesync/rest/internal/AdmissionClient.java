@@ -140,6 +140,9 @@ public final class AdmissionClient implements AutoCloseable {
 
     /** Writes a kind policy to statesync.kinds; the global store picks it up on every instance. */
     public void putKind(String kind, KindPolicy policy) {
+        if (producer == null) {
+            throw ApiError.unavailable("the admission producer is not started yet", 1);
+        }
         try {
             producer.send(new ProducerRecord<>(topics.kinds(), kind,
                 serdes.kindPolicy().serializer().serialize(topics.kinds(), policy))).get(timeoutMs(), TimeUnit.MILLISECONDS);

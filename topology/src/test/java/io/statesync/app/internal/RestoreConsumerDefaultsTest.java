@@ -26,6 +26,17 @@ class RestoreConsumerDefaultsTest {
     }
 
     @Test
+    void shouldShortenOnlyTheRestoreConsumersLongPoll() {
+        Properties props = new Properties();
+        RestoreConsumerDefaults.applyTo(props);
+
+        assertThat(props).containsEntry(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                RestoreConsumerDefaults.FETCH_MAX_WAIT_MS)
+            .doesNotContainKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
+        assertThat(RestoreConsumerDefaults.FETCH_MAX_WAIT_MS).isLessThan(ConsumerConfig.DEFAULT_FETCH_MAX_WAIT_MS);
+    }
+
+    @Test
     void shouldKeepWhatTheOperatorSetForTheRestoreConsumer() {
         Properties props = new Properties();
         props.put(RESTORE_POLL, 250);

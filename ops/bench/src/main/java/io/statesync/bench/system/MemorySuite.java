@@ -1,5 +1,6 @@
 package io.statesync.bench.system;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,9 +129,19 @@ public final class MemorySuite {
                 lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in") || l.contains("Start-up step")
                     || l.contains("to RUNNING") && l.contains("KafkaStreams")).forEach(l -> System.err.println("    " + l));
             }
+            keepLog(log);
             double[] figures = {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM"), ready};
             System.err.println(app.heapHistogram(25));
             return figures;
+        }
+    }
+
+    /** With {@code -Dstatesync.bench.standalone.logs=<dir>}, the instance's whole log outlives the run, for a closer look at its start. */
+    private static void keepLog(Path log) throws IOException {
+        String dir = System.getProperty("statesync.bench.standalone.logs", "");
+        if (!dir.isEmpty()) {
+            Files.createDirectories(Path.of(dir));
+            Files.copy(log, Path.of(dir).resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

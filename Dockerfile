@@ -22,7 +22,10 @@ RUN groupadd --system --gid 10001 statesync \
 COPY --from=build /src/ops/dist/target/statesync/ /opt/statesync/
 # bin/statesync passes JAVA_OPTS to the JVM: size the heap from the container's memory limit, and let the
 # orchestrator restart a JVM that ran out of memory rather than keep a half-working one.
+# STATESYNC_CDS_DIR: the class-data archive that bin/statesync writes at the first clean stop and maps at every
+# later start (docs/operations.md, AppCDS), on the volume so that it outlives the container.
 ENV STATESYNC_STATE_DIR=/var/lib/statesync/streams \
+    STATESYNC_CDS_DIR=/var/lib/statesync/cds \
     STATESYNC_HTTP_PORT=8080 \
     STATESYNC_LOG_FORMAT=json \
     JAVA_OPTS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.statesync.app.LoggingSetup;
 import io.statesync.app.StatesyncApp;
+import io.statesync.app.internal.ClassArchiveMarker;
 import io.statesync.config.AppConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,6 +34,7 @@ public final class RunCommand implements Callable<Integer> {
             stopped.countDown();
         }, "statesync-shutdown"));
         app.start();
+        ClassArchiveMarker.markWhenReady(() -> app.restServer().readinessProblems().isEmpty());
         System.out.println("statesync running; REST on http://" + config.getString(AppConfig.HTTP_HOST) + ":" + app.httpPort());
         stopped.await();
         return StatesyncCli.EXIT_OK;

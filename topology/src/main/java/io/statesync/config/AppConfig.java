@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.apache.kafka.common.config.AbstractConfig;
@@ -26,6 +27,12 @@ import org.apache.kafka.common.config.ConfigException;
 public final class AppConfig extends AbstractConfig {
 
     public static final String ENV_PREFIX = "STATESYNC_";
+    /**
+     * Variables under the prefix that the launch scripts read for themselves ({@code bin/statesync}, {@code ./statesync}):
+     * they are not configuration keys, and would otherwise show up as unknown keys in the logged configuration.
+     */
+    public static final Set<String> LAUNCHER_ENV = Set.of("STATESYNC_HOME", "STATESYNC_CDS", "STATESYNC_CDS_DIR",
+        "STATESYNC_REGISTRY_JAR");
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
@@ -119,7 +126,7 @@ public final class AppConfig extends AbstractConfig {
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
         Map<String, String> out = new TreeMap<>();
         env.forEach((name, value) -> {
-            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
+            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length() && !LAUNCHER_ENV.contains(name)) {
                 out.put(name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });

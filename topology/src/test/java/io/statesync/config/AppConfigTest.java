@@ -52,6 +52,13 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldNotTakeTheLauncherVariablesForConfigurationKeys() {
+        Map<String, String> fromEnv = AppConfig.fromEnvironment(Map.of("STATESYNC_CDS", "off", "STATESYNC_CDS_DIR", "/tmp/cds",
+            "STATESYNC_HOME", "/opt/statesync", "STATESYNC_HTTP_PORT", "9100"));
+        assertThat(fromEnv).containsOnlyKeys(AppConfig.HTTP_PORT);
+    }
+
+    @Test
     void shouldHideSecretsWhenDescribed() {
         AppConfig c = new AppConfig(Map.of(AppConfig.AUTH_TOKENS, "s3cret:writer",
             "kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"p\";"));

@@ -91,6 +91,9 @@ public final class MemorySuite {
      */
     private String standalone(int runs, Map<String, Object> overrides) throws Exception {
         List<String> jvm = List.of(System.getProperty("statesync.bench.standalone.jvm", STANDALONE_JVM).trim().split("\\s+"));
+        Path launcher = StandaloneInstance.distLauncher();
+        System.err.println(launcher == null ? "  standalone instances: java -cp <this benchmark's class path>"
+            : "  standalone instances: " + launcher + " run, STATESYNC_CDS=" + System.getProperty("statesync.bench.standalone.cds", "auto"));
         Table table = new Table(String.format("Memory: a standalone `statesync run` JVM (%s) with %,d resources, at /readyz 200",
             String.join(" ", jvm), resources), "run", "heap used after full GC (MB)", "RSS (MB)", "peak RSS, VmHWM (MB)",
             "JVM start -> /readyz 200 (s)");
@@ -118,7 +121,7 @@ public final class MemorySuite {
         TopicNames topics = new TopicNames(config.topicPrefix());
         Path log = cluster.dir().resolve(config.getString(AppConfig.APPLICATION_ID) + "-" + run + ".log");
         long start = System.nanoTime();
-        try (Admin admin = cluster.admin(); StandaloneInstance app = StandaloneInstance.start(config, jvm, log)) {
+        try (Admin admin = cluster.admin(); StandaloneInstance app = StandaloneInstance.start(config, jvm, log, cluster.dir().resolve("cds"))) {
             Map<TopicPartition, Long> ends = Offsets.endOffsets(admin, List.of(topics.desired()));
             Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(60).toMillis());
             // Ready also means the REST resource view has read every Resource, which lives on the heap.

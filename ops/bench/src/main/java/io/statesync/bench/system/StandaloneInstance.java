@@ -34,16 +34,46 @@ final class StandaloneInstance implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts it with {@code jvmOptions} and every key of {@code config}, REST on a free port, output in {@code log}. */
-    static StandaloneInstance start(AppConfig config, List<String> jvmOptions, Path log) throws IOException {
+    /**
+     * Starts it with {@code jvmOptions} and every key of {@code config}, REST on a free port, output in {@code log}:
+     * through the distribution's {@code bin/statesync} when it has been built (as an operator starts it, with its
+     * class-data archive kept in {@code cdsDir}; {@code -Dstatesync.bench.standalone.cds=off} turns that off), otherwise
+     * with this benchmark's class path. {@code -Dstatesync.bench.standalone.launcher=java} forces the latter.
+     */
+    static StandaloneInstance start(AppConfig config, List<String> jvmOptions, Path log, Path cdsDir) throws IOException {
         int port = freePort();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.cli.StatesyncCli", "run"));
+        Path launcher = distLauncher();
+        List<String> cmd = new ArrayList<>();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (launcher != null) {
+            cmd.addAll(List.of(launcher.toString(), "run"));
+            pb.environment().put("JAVA_OPTS", String.join(" ", jvmOptions));
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            pb.environment().put("STATESYNC_CDS_DIR", cdsDir.toString());
+            pb.environment().put("STATESYNC_CDS", System.getProperty("statesync.bench.standalone.cds", "auto"));
+        } else {
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.cli.StatesyncCli", "run"));
+        }
         config.originals().forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
         cmd.addAll(List.of("-D", AppConfig.HTTP_PORT + "=" + port));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new StandaloneInstance(p, port);
+    }
+
+    /** {@code ops/dist/target/statesync/bin/statesync} in the working directory or one above it; null when absent or not wanted. */
+    static Path distLauncher() {
+        if ("java".equals(System.getProperty("statesync.bench.standalone.launcher"))) {
+            return null;
+        }
+        Path rel = Path.of("ops", "dist", "target", "statesync", "bin", "statesync");
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isExecutable(dir.resolve(rel))) {
+                return dir.resolve(rel);
+            }
+        }
+        return null;
     }
 
     long pid() {

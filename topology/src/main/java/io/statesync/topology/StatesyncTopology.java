@@ -77,9 +77,14 @@ public final class StatesyncTopology {
             config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
+        // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
+        // in memory they restore from their compacted topics in a fetch or two, and each start opens no RocksDB
+        // instance for them (once in Streams' constructor and once per task assignment for the counter: six of the
+        // eighteen opens of a kept restart at six partitions) and the global store's bootstrap, which start() waits
+        // for, opens none.
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
             .withCachingEnabled(), ADMISSION, OBSERVATION);
-        t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
+        t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
                 .withLoggingDisabled(),
             KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
             () -> new KindPolicyUpdater(ctx));

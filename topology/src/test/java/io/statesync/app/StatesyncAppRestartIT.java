@@ -3,6 +3,10 @@ package io.statesync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -10,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
@@ -47,6 +52,38 @@ class StatesyncAppRestartIT {
             // The restarted thread took over the old member's place instead of joining next to it.
             assertThat(instanceIds(cluster, config)).containsExactly("instance-a-1");
         }
+    }
+
+    @Test
+    void shouldIssueHigherResourceVersionsAfterARestartThanBeforeIt(EmbeddedCluster cluster) throws Exception {
+        AppConfig config = config(cluster, "");
+        long before;
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            before = putAndReadVersion(app, 1);
+            assertThat(putAndReadVersion(app, 2)).isGreaterThan(before);
+            before = putAndReadVersion(app, 3);
+        }
+        // The counter lives in an in-memory store: the new instance restores it from its changelog.
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            assertThat(putAndReadVersion(app, 4)).isGreaterThan(before);
+        }
+    }
+
+    private static boolean ready(StatesyncApp app) {
+        return app.restServer().readinessProblems().isEmpty();
+    }
+
+    private static long putAndReadVersion(StatesyncApp app, int replicas) throws Exception {
+        HttpRequest put = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.httpPort() + "/api/v1/resources/WebApp/default/shop"))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString("{\"spec\":{\"replicas\":" + replicas + "}}")).build();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(put, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isBetween(200, 201);
+        return Long.parseLong(new ObjectMapper().readTree(r.body()).path("metadata").path("resourceVersion").asText());
     }
 
     private static void startAndStop(AppConfig config) {

@@ -3,12 +3,17 @@ package io.statesync.reconciler;
 import io.statesync.reconciler.internal.JsonWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.AbstractList;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
+import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Utilities for JSON-like trees: {@code null}, {@link Boolean}, {@link Long}, {@link Double}, {@link String},
@@ -33,10 +38,14 @@ public final class Trees {
         return isNormalized(value) ? value : copy(value);
     }
 
-    /** Checked first so that the common case, a tree this module built, costs a walk but no allocation. */
+    /**
+     * Checked first so that the common case, a tree this module built, costs no allocation: nothing at all for a
+     * map or list built by {@link #mapBuilder}, {@link #listBuilder} or {@link #normalize}, a walk for any other
+     * unmodifiable one.
+     */
     private static boolean isNormalized(Object value) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
-                || value instanceof Double) {
+                || value instanceof Double || value instanceof NormalizedMap || value instanceof NormalizedList) {
             return true;
         }
         if (value.getClass() == FROZEN_MAP) {
@@ -101,7 +110,7 @@ public final class Trees {
 
     private static Object normalizeMap(Map<?, ?> map) {
         boolean same = map.getClass() == FROZEN_MAP;
-        Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, map.size() * 4 / 3 + 1));
+        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(Math.max(4, map.size() * 4 / 3 + 1));
         for (Map.Entry<?, ?> e : map.entrySet()) {
             if (e.getKey() == null) {
                 throw new IllegalArgumentException("null map key in a tree");
@@ -110,18 +119,182 @@ public final class Trees {
             same &= v == e.getValue() && e.getKey() instanceof String;
             copy.put(e.getKey().toString(), v);
         }
-        return same ? map : Collections.unmodifiableMap(copy);
+        return same ? map : new NormalizedMap(copy);
     }
 
     private static Object normalizeList(Collection<?> items, boolean frozen) {
         boolean same = frozen;
-        List<Object> copy = new ArrayList<>(items.size());
+        ArrayList<Object> copy = new ArrayList<>(items.size());
         for (Object item : items) {
             Object v = normalize(item);
             same &= v == item;
             copy.add(v);
         }
-        return same ? items : Collections.unmodifiableList(copy);
+        return same ? items : new NormalizedList(copy);
+    }
+
+    /**
+     * A builder of a normalised map whose values are normalised already (scalars of the tree types, or maps and lists
+     * of this module): each is checked as it is put, without walking it again when it was built here, and the map
+     * needs no walk when {@link #normalize}d later. For converters that build trees bottom-up from another form.
+     */
+    public static MapBuilder mapBuilder(int expectedSize) {
+        return new MapBuilder(expectedSize);
+    }
+
+    /** The list counterpart of {@link #mapBuilder}. */
+    public static ListBuilder listBuilder(int expectedSize) {
+        return new ListBuilder(expectedSize);
+    }
+
+    /** See {@link #mapBuilder}. Not reusable: {@link #build} hands its entries to the map it returns. */
+    public static final class MapBuilder {
+        private LinkedHashMap<String, Object> entries;
+
+        private MapBuilder(int expectedSize) {
+            entries = new LinkedHashMap<>(Math.max(4, expectedSize * 4 / 3 + 1));
+        }
+
+        /** @throws IllegalArgumentException when {@code value} is not a normalised tree */
+        public MapBuilder put(String key, Object value) {
+            if (key == null || !isNormalized(value)) {
+                throw new IllegalArgumentException("not a normalised tree entry: " + key + "=" + value);
+            }
+            open().put(key, value);
+            return this;
+        }
+
+        public Map<String, Object> build() {
+            Map<String, Object> built = new NormalizedMap(open());
+            entries = null;
+            return built;
+        }
+
+        private LinkedHashMap<String, Object> open() {
+            if (entries == null) {
+                throw new IllegalStateException("already built");
+            }
+            return entries;
+        }
+    }
+
+    /** See {@link #listBuilder}. Not reusable: {@link #build} hands its items to the list it returns. */
+    public static final class ListBuilder {
+        private ArrayList<Object> items;
+
+        private ListBuilder(int expectedSize) {
+            items = new ArrayList<>(expectedSize);
+        }
+
+        /** @throws IllegalArgumentException when {@code item} is not a normalised tree */
+        public ListBuilder add(Object item) {
+            if (!isNormalized(item)) {
+                throw new IllegalArgumentException("not a normalised tree item: " + item);
+            }
+            open().add(item);
+            return this;
+        }
+
+        public List<Object> build() {
+            List<Object> built = new NormalizedList(open());
+            items = null;
+            return built;
+        }
+
+        private ArrayList<Object> open() {
+            if (items == null) {
+                throw new IllegalStateException("already built");
+            }
+            return items;
+        }
+    }
+
+    /**
+     * An unmodifiable map that only this class builds, from entries whose values are normalised: its type alone
+     * says it is normalised, so {@link #normalize} of it costs no walk. Nothing else holds its entries.
+     */
+    private static final class NormalizedMap extends AbstractMap<String, Object> {
+        private final Map<String, Object> entries;
+        private final Map<String, Object> view;
+
+        NormalizedMap(LinkedHashMap<String, Object> entries) {
+            this.entries = entries;
+            this.view = Collections.unmodifiableMap(entries);
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            return view.entrySet();
+        }
+
+        @Override
+        public Set<String> keySet() {
+            return view.keySet();
+        }
+
+        @Override
+        public Collection<Object> values() {
+            return view.values();
+        }
+
+        @Override
+        public Object get(Object key) {
+            return entries.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return entries.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return entries.size();
+        }
+
+        @Override
+        public void forEach(BiConsumer<? super String, ? super Object> action) {
+            entries.forEach(action);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || entries.equals(o);
+        }
+
+        @Override
+        public int hashCode() {
+            return entries.hashCode();
+        }
+    }
+
+    /** The list counterpart of {@link NormalizedMap}. */
+    private static final class NormalizedList extends AbstractList<Object> implements RandomAccess {
+        private final List<Object> items;
+
+        NormalizedList(ArrayList<Object> items) {
+            this.items = items;
+        }
+
+        @Override
+        public Object get(int index) {
+            return items.get(index);
+        }
+
+        @Override
+        public int size() {
+            return items.size();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || items.equals(o);
+        }
+
+        @Override
+        public int hashCode() {
+            return items.hashCode();
+        }
     }
 
     /** Builds a normalised map from alternating keys and values: {@code map("image", "nginx", "replicas", 2)}. */

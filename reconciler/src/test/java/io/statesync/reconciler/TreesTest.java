@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class TreesTest {
@@ -47,6 +51,73 @@ class TreesTest {
         Map<String, Object> tree = Trees.map("a", Trees.list(1, 2), "b", Trees.map("c", "d"));
 
         assertThat(Trees.normalize(tree)).isSameAs(tree);
+    }
+
+    @Test
+    void shouldBuildMapsAndListsThatNeedNoFurtherNormalising() {
+        Map<String, Object> inner = Trees.mapBuilder(1).put("c", "d").build();
+        List<Object> items = Trees.listBuilder(2).add(1L).add(inner).build();
+        Map<String, Object> tree = Trees.mapBuilder(2).put("z", items).put("a", null).build();
+
+        assertThat(Trees.normalize(tree)).isSameAs(tree);
+        assertThat(tree.keySet()).containsExactly("z", "a");
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("z", List.of(1L, Map.of("c", "d")));
+        expected.put("a", null);
+        assertThat(tree).isEqualTo(expected).hasSameHashCodeAs(expected);
+        assertThat(expected).isEqualTo(tree);
+        assertThat(items).isEqualTo(List.of(1L, Map.of("c", "d"))).hasSameHashCodeAs(List.of(1L, Map.of("c", "d")));
+        assertThatThrownBy(() -> tree.put("x", 1L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> tree.entrySet().iterator().next().setValue(2L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> items.add(2L)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Property
+    void aTreeRebuiltWithTheBuildersEqualsItsNormalisedFormAndIsKeptAsItIs(@ForAll("trees") Object tree) {
+        Object rebuilt = rebuild(tree);
+
+        assertThat(rebuilt).isEqualTo(Trees.normalize(tree));
+        assertThat(Trees.normalize(rebuilt)).isSameAs(rebuilt);
+        assertThat(Trees.deepEquals(rebuilt, tree, true)).isTrue();
+    }
+
+    @Provide
+    Arbitrary<Object> trees() {
+        return TreeArbitraries.trees(3);
+    }
+
+    private static Object rebuild(Object tree) {
+        if (tree instanceof Map<?, ?> map) {
+            Trees.MapBuilder b = Trees.mapBuilder(map.size());
+            map.forEach((k, v) -> b.put((String) k, rebuild(v)));
+            return b.build();
+        }
+        if (tree instanceof List<?> list) {
+            Trees.ListBuilder b = Trees.listBuilder(list.size());
+            list.forEach(item -> b.add(rebuild(item)));
+            return b.build();
+        }
+        return tree;
+    }
+
+    @Test
+    void shouldRefuseToBuildFromValuesThatAreNotNormalised() {
+        Map<String, Object> plain = new LinkedHashMap<>(Map.of("a", 1L));
+
+        assertThatThrownBy(() -> Trees.mapBuilder(1).put("n", 5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Trees.mapBuilder(1).put("m", plain)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Trees.listBuilder(1).add(new StringBuilder("utf8"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Trees.mapBuilder(1).put(null, 1L)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldNotLetABuiltMapChangeThroughItsBuilder() {
+        Trees.MapBuilder builder = Trees.mapBuilder(1).put("a", 1L);
+        Map<String, Object> built = builder.build();
+
+        assertThatThrownBy(() -> builder.put("b", 2L)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class);
+        assertThat(built).containsOnlyKeys("a");
     }
 
     @Test

@@ -1,8 +1,5 @@
 package io.statesync.topology.internal;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,8 +9,9 @@ import io.statesync.schemas.Values;
 
 /**
  * A {@link Value} straight into the reconciler's normalised form (unmodifiable maps and lists, String keys and
- * strings, Long and Double numbers), in one pass. Converting to a plain Java tree first and then normalising built
- * every tree twice, and normalising a tree already in this form is a walk with no copy.
+ * strings, Long and Double numbers), in one pass: converting to a plain Java tree first and then normalising built
+ * every tree twice. The reconciler's builders mark the result as normalised, so normalising it again (every
+ * PlanInput and ObservedView does) costs nothing instead of a walk.
  */
 final class FrozenTrees {
 
@@ -30,18 +28,18 @@ final class FrozenTrees {
             return s.toString();
         }
         if (node instanceof List<?> items) {
-            List<Object> out = new ArrayList<>(items.size());
+            Trees.ListBuilder out = Trees.listBuilder(items.size());
             for (Object item : items) {
                 out.add(of(asValue(item)));
             }
-            return Collections.unmodifiableList(out);
+            return out.build();
         }
         if (node instanceof Map<?, ?> entries) {
-            Map<String, Object> out = new LinkedHashMap<>(Math.max(4, entries.size() * 4 / 3 + 1));
+            Trees.MapBuilder out = Trees.mapBuilder(entries.size());
             for (Map.Entry<?, ?> e : entries.entrySet()) {
                 out.put(e.getKey().toString(), of(asValue(e.getValue())));
             }
-            return Collections.unmodifiableMap(out);
+            return out.build();
         }
         // A hand-built Value may hold an Integer or a Float: the general path widens it.
         return Trees.normalize(Values.toJava(v));

@@ -1,0 +1,97 @@
+package io.statesync.bench.reconciler;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.statesync.reconciler.ObservedView;
+import io.statesync.reconciler.Trees;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the reconciler's records pay to normalise a tree handed to them on every reconcile ({@code ObservedView},
+ * {@code PlanInput}): {@code walked} is a tree of unmodifiable java.util maps and lists, which {@link Trees#normalize}
+ * checks with a walk (how the topology built its trees before), {@code built} the same tree from
+ * {@link Trees#mapBuilder} and {@link Trees#listBuilder}, whose type says it is normalised (how {@code FrozenTrees}
+ * builds them now). Specs: the latency suite's (7 leaves) and a 50-field one. Run: {@code java -cp
+ * 'target/lib/*:target/statesync-bench-*.jar' org.openjdk.jmh.Main 'reconciler.NormalizeBenchmark'}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class NormalizeBenchmark {
+    @Param({"latency", "fifty"})
+    public String spec;
+
+    private Object walked;
+    private Object built;
+    private final Instant at = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        walked = spec.equals("latency") ? latencySpec() : Specs.fiftyFields(0);
+        built = rebuild(walked);
+        if (!built.equals(walked)) {
+            throw new IllegalStateException("the rebuilt tree differs");
+        }
+    }
+
+    @Benchmark
+    public ObservedView walked() {
+        return ObservedView.present(walked, 3, at, null);
+    }
+
+    @Benchmark
+    public ObservedView built() {
+        return ObservedView.present(built, 3, at, null);
+    }
+
+    /** The spec of {@code Workload.spec}, as the latency suite writes it, in unmodifiable java.util maps and lists. */
+    private static Object latencySpec() {
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("ENV", "production");
+        env.put("LOG_LEVEL", "info");
+        Map<String, Object> container = new LinkedHashMap<>();
+        container.put("name", "web");
+        container.put("memory", "256Mi");
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("image", "nginx:1.7");
+        spec.put("replicas", 3L);
+        spec.put("port", 8080L);
+        spec.put("env", Collections.unmodifiableMap(env));
+        spec.put("containers", Collections.unmodifiableList(new ArrayList<>(List.of(Collections.unmodifiableMap(container)))));
+        return Collections.unmodifiableMap(spec);
+    }
+
+    private static Object rebuild(Object tree) {
+        if (tree instanceof Map<?, ?> map) {
+            Trees.MapBuilder b = Trees.mapBuilder(map.size());
+            map.forEach((k, v) -> b.put((String) k, rebuild(v)));
+            return b.build();
+        }
+        if (tree instanceof List<?> list) {
+            Trees.ListBuilder b = Trees.listBuilder(list.size());
+            list.forEach(item -> b.add(rebuild(item)));
+            return b.build();
+        }
+        return tree;
+    }
+}

@@ -8,7 +8,6 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.registry.SchemaRegistryClient;
-import io.statesync.schemas.Values;
 import io.statesync.serde.AvroSerde;
 import io.statesync.serde.SpecificAvroDeserializer;
 import io.statesync.serde.SpecificAvroSerializer;
@@ -92,7 +91,7 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
 
     private static boolean observedIsSpec(ObservedState observed, Resource resource) {
         Value state = observed == null ? null : observed.getState();
-        return state != null && resource != null && Values.sameTree(state, resource.getSpec());
+        return state != null && resource != null && SameTreeMemo.sameTree(state, resource.getSpec());
     }
 
     private static byte[] encodeApplied(Serializer<ReconcileState> inner, String topic, ReconcileState st) {

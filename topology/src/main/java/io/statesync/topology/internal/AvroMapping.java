@@ -13,7 +13,6 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
 import io.statesync.reconciler.ConditionView;
-import io.statesync.reconciler.DiffKind;
 import io.statesync.reconciler.FieldDiff;
 import io.statesync.reconciler.FieldPath;
 import io.statesync.reconciler.LastCorrection;
@@ -21,7 +20,6 @@ import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
 import io.statesync.reconciler.PatchOp;
 import io.statesync.reconciler.StatusView;
-import io.statesync.reconciler.SyncStatus;
 import io.statesync.schemas.Values;
 
 /** Converts between the Avro records on the wire and the reconciler's plain views, at the edge only. */
@@ -63,8 +61,8 @@ public final class AvroMapping {
         if (c == null) {
             return null;
         }
-        return new LastCorrection(c.getCommandId(), io.statesync.reconciler.Action.valueOf(c.getAction().name()),
-            io.statesync.reconciler.Reason.valueOf(c.getReason().name()), c.getGeneration(), Math.max(plannedAttempt, 1),
+        return new LastCorrection(c.getCommandId(), EnumMappings.ACTION.get(c.getAction()),
+            EnumMappings.REASON.get(c.getReason()), c.getGeneration(), Math.max(plannedAttempt, 1),
             fingerprint == null ? "" : fingerprint, c.getIssuedAt(), c.getDeadline());
     }
 
@@ -90,10 +88,10 @@ public final class AvroMapping {
         }
         List<FieldDiff> diff = new ArrayList<>();
         for (io.statesync.avro.FieldDiff d : s.getDiff()) {
-            diff.add(new FieldDiff(new FieldPath(d.getPath()), DiffKind.valueOf(d.getKind().name()),
+            diff.add(new FieldDiff(new FieldPath(d.getPath()), EnumMappings.DIFF_KIND.get(d.getKind()),
                 tree(d.getDesired()), tree(d.getObserved())));
         }
-        return new StatusView(SyncStatus.valueOf(s.getSyncStatus().name()), conditions, diff, s.getAttempts(),
+        return new StatusView(EnumMappings.SYNC_STATUS.get(s.getSyncStatus()), conditions, diff, s.getAttempts(),
             s.getObservedGeneration(), s.getConvergedAt(), s.getLastObservedAt());
     }
 
@@ -107,10 +105,10 @@ public final class AvroMapping {
         List<io.statesync.avro.FieldDiff> diff = new ArrayList<>();
         for (FieldDiff d : v.diff()) {
             diff.add(io.statesync.avro.FieldDiff.newBuilder().setPath(d.path().segments())
-                .setKind(io.statesync.avro.DiffKind.valueOf(d.kind().name()))
+                .setKind(EnumMappings.AVRO_DIFF_KIND.get(d.kind()))
                 .setDesired(value(d.desired())).setObserved(value(d.observed())).build());
         }
-        return ResourceStatus.newBuilder().setSyncStatus(io.statesync.avro.SyncStatus.valueOf(v.syncStatus().name()))
+        return ResourceStatus.newBuilder().setSyncStatus(EnumMappings.AVRO_SYNC_STATUS.get(v.syncStatus()))
             .setConditions(conditions).setDiff(diff).setAttempts(v.attempts()).setObservedGeneration(v.observedGeneration())
             .setLastCorrection(lastCorrection).setConvergedAt(v.convergedAt()).setLastObservedAt(v.lastObservedAt())
             .build();

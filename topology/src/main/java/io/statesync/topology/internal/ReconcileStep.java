@@ -73,7 +73,7 @@ final class ReconcileStep {
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
-        SyncStatus before = SyncStatus.valueOf(res.getStatus().getSyncStatus().name());
+        SyncStatus before = EnumMappings.SYNC_STATUS.get(res.getStatus().getSyncStatus());
         if (decision instanceof Decision.Emit emit) {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
@@ -152,8 +152,8 @@ final class ReconcileStep {
         boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
         Correction c = Correction.newBuilder().setCommandId(UUID.randomUUID().toString()).setKind(m.getKind())
             .setNamespace(m.getNamespace()).setName(m.getName()).setUid(m.getUid())
-            .setAction(io.statesync.avro.Action.valueOf(pc.action().name()))
-            .setReason(io.statesync.avro.Reason.valueOf(pc.reason().name())).setGeneration(m.getGeneration())
+            .setAction(EnumMappings.AVRO_ACTION.get(pc.action()))
+            .setReason(EnumMappings.AVRO_REASON.get(pc.reason())).setGeneration(m.getGeneration())
             .setAttempt(nextAttempt(st, m.getGeneration())).setPatch(AvroMapping.patch(pc.patch()))
             .setDesiredSpec(delete || isOrphanPlaceholder(res) ? null : res.getSpec())
             .setIssuedAt(pc.issuedAt()).setDeadline(pc.deadline()).build();

@@ -70,7 +70,7 @@ public final class StatesyncApp implements AutoCloseable {
             steps.run("bind REST", rest::bind);
             var restClients = steps.after(topicsReady, "start REST clients", rest::startClients);
             var seeded = steps.after(topicsReady, "seed kind policies", () -> new KindPolicySeeder(config, topics).seedIfConfigured());
-            // Creating the streams opens the local stores and touches no topic either.
+            // Creating the streams touches no topic either (the local stores are opened by start()).
             streams = steps.run("create streams", () -> newStreams(StartupSteps.join(topology)));
             // The streams read the policies as they start, and must not start on topics that failed their check.
             StartupSteps.join(seeded);

@@ -78,10 +78,9 @@ public final class StatesyncTopology {
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
-        // in memory they restore from their compacted topics in a fetch or two, and each start opens no RocksDB
-        // instance for them (once in Streams' constructor and once per task assignment for the counter: six of the
-        // eighteen opens of a kept restart at six partitions) and the global store's bootstrap, which start() waits
-        // for, opens none.
+        // in memory they restore from their compacted topics in a fetch or two. A kept restart at six partitions
+        // opened eighteen RocksDB stores, each twice (as Streams starts and at task assignment), six of them for the
+        // counter; now it opens twelve, and the global store's bootstrap, which start() waits for, opens none.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(KINDS_STORE), Serdes.String(), bytes)

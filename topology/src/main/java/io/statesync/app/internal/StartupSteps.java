@@ -50,10 +50,7 @@ public final class StartupSteps implements AutoCloseable {
 
     /** Runs {@code step} on another thread once {@code first} has completed; not at all when {@code first} failed. */
     public CompletableFuture<Void> after(CompletableFuture<?> first, String name, Runnable step) {
-        return first.thenRunAsync(() -> run(name, () -> {
-            step.run();
-            return null;
-        }), pool);
+        return first.thenRunAsync(() -> run(name, step), pool);
     }
 
     /** The step's result; its own exception, not a wrapper, when it failed. */

@@ -397,6 +397,19 @@ public final class RestServer {
         return explicit.isEmpty() ? config.getString(AppConfig.HTTP_HOST) + ":" + port() : explicit;
     }
 
+    /**
+     * What {@link #advertisedServer} will be, known before {@link #bind} when the configuration names it or the port;
+     * null when only binding tells (http.port 0).
+     */
+    public String advertisedServerFromConfig() {
+        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
+        if (!explicit.isEmpty()) {
+            return explicit;
+        }
+        int port = config.getInt(AppConfig.HTTP_PORT);
+        return port == 0 ? null : config.getString(AppConfig.HTTP_HOST) + ":" + port;
+    }
+
     public void stop() {
         if (watch != null) {
             watch.close();

@@ -3,6 +3,7 @@ package io.statesync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,6 +74,42 @@ class StatesyncAppRestartIT {
         }
     }
 
+    @Test
+    void shouldServeTheViewItKeptAcrossARestartOnAConfiguredPort(EmbeddedCluster cluster) throws Exception {
+        int port = freePort();
+        AppConfig config = config(cluster, "", port);
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            putAndReadVersion(app, 5);
+        }
+        // With the port configured, the REST port is bound while the streams are created, and the view starts from
+        // the snapshot the clean stop wrote, its values mapped from that file.
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            assertThat(app.httpPort()).isEqualTo(port);
+            assertThat(app.streams().metadataForAllStreamsClients())
+                .allSatisfy(m -> assertThat(m.hostInfo().port()).isEqualTo(port));
+            HttpResponse<String> metrics = get(port, "/metrics");
+            assertThat(metrics.body()).contains("statesync_rest_view_snapshot_resources 1.0");
+            HttpResponse<String> read = get(port, "/api/v1/resources/WebApp/default/shop");
+            assertThat(read.statusCode()).isEqualTo(200);
+            assertThat(new ObjectMapper().readTree(read.body()).path("spec").path("replicas").asLong()).isEqualTo(5);
+        }
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
+        return HttpClient.newHttpClient().send(get, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     private static boolean ready(StatesyncApp app) {
         return app.restServer().readinessProblems().isEmpty();
     }
@@ -105,6 +142,10 @@ class StatesyncAppRestartIT {
     }
 
     private AppConfig config(EmbeddedCluster cluster, String instanceId) {
+        return config(cluster, instanceId, 0);
+    }
+
+    private AppConfig config(EmbeddedCluster cluster, String instanceId, int port) {
         String name = "restart-" + UUID.randomUUID().toString().substring(0, 8);
         Map<String, Object> props = new HashMap<>();
         props.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
@@ -112,7 +153,7 @@ class StatesyncAppRestartIT {
         props.put(AppConfig.TOPIC_PREFIX, name + ".");
         props.put(AppConfig.APPLICATION_ID, name);
         props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
+        props.put(AppConfig.HTTP_PORT, port);
         props.put(AppConfig.TOPIC_PARTITIONS, 2);
         props.put(AppConfig.NUM_STREAM_THREADS, 1);
         props.put(AppConfig.GROUP_INSTANCE_ID, instanceId);

@@ -200,7 +200,10 @@ public final class ResourceHub implements AutoCloseable {
      */
     private void startFrom(List<TopicPartition> parts, ViewSnapshot.Loaded snapshot) {
         TreeMap<String, StoredResource> tree = snapshot.byKey();
-        byKey.putAll(tree);
+        // One put each: putAll presizes for the incoming count again and doubled the already presized table (1M keys).
+        for (StoredResource r : tree.values()) {
+            byKey.put(r.key(), r);
+        }
         lock.lock();
         try {
             current = tree;

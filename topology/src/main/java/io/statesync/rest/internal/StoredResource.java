@@ -1,5 +1,6 @@
 package io.statesync.rest.internal;
 
+import java.nio.ByteBuffer;
 import java.util.function.Function;
 
 import io.statesync.avro.ObjectMeta;
@@ -17,26 +18,28 @@ import io.statesync.topology.ResourceSummary;
  * <p>Why not the decoded {@link Resource}: decoded, a resource costs about 5.3 KB of heap (its spec's generic values,
  * some 55 strings and 8 maps) against about 0.4 KB on the wire, so a view of 1M resources held 5.4 GB. A read
  * decodes in microseconds, and the rendered JSON of hot objects is cached ({@link RenderedJsonCache}).
+ *
+ * <p>The bytes are either an array on the heap (read from the topic) or a range of the memory-mapped view snapshot the
+ * view started from ({@link ViewSnapshot}): a million resources restored from a snapshot then cost the heap nothing for
+ * their values, and the start neither copies 0.5 GB nor makes the collector move it.
  */
-public final class StoredResource {
+public abstract class StoredResource {
 
     /** Decoding keeps nothing: the same bytes decode to an equal, new object every time. */
     public interface Decoder extends Function<byte[], Resource> {
     }
 
+    // Two nested subclasses (the private constructor admits no others) rather than fields for both kinds of value: a
+    // million of these are on the heap, and one whose value is an array stays at 40 bytes.
     private final String key;
-    /** The record value as read from statesync.resources; null for the deletion of a key the view never held. */
-    private final byte[] bytes;
     /** The resourceVersion as a number, or -1 when it is not one (then {@link #resourceVersion()} decodes). */
     private final long version;
     private final SyncStatus syncStatus;
     private final boolean labelled;
     private final Decoder decoder;
 
-    private StoredResource(String key, byte[] bytes, long version, SyncStatus syncStatus, boolean labelled,
-                           Decoder decoder) {
+    private StoredResource(String key, long version, SyncStatus syncStatus, boolean labelled, Decoder decoder) {
         this.key = key;
-        this.bytes = bytes;
         this.version = version;
         this.syncStatus = syncStatus;
         this.labelled = labelled;
@@ -45,22 +48,37 @@ public final class StoredResource {
 
     /** {@code summary} is what the record's header says of {@code bytes}, or what decoding them once found. */
     public static StoredResource of(String key, byte[] bytes, ResourceSummary summary, Decoder decoder) {
-        return new StoredResource(key, bytes, summary.version(), summary.syncStatus(), summary.labelled(), decoder);
+        return new OnHeap(key, bytes, summary.version(), summary.syncStatus(), summary.labelled(), decoder);
+    }
+
+    /**
+     * A resource whose value is {@code length} bytes at {@code at} in {@code region}, a read-only mapping of a snapshot
+     * file that must not change while the view holds it (snapshots are replaced by a rename, never rewritten in place).
+     */
+    static StoredResource mapped(String key, ByteBuffer region, int at, int length, ResourceSummary summary, Decoder decoder) {
+        return new Mapped(key, region, at, length, summary.version(), summary.syncStatus(), summary.labelled(), decoder);
     }
 
     /** A deletion of a key this view never held: it reads as an object with only its name. */
     public static StoredResource absent(String key) {
-        return new StoredResource(key, null, -1, null, false, null);
+        return new OnHeap(key, null, -1, null, false, null);
     }
 
     public String key() {
         return key;
     }
 
-    /** The record's value as read, not copied; null for {@link #absent}. Callers must not change it. */
-    byte[] bytes() {
-        return bytes;
-    }
+    /** The record's value: the array as read (not copied; callers must not change it), a copy when mapped; null for {@link #absent}. */
+    abstract byte[] bytes();
+
+    /** The record's value as a buffer of its own position and limit, without a copy; null for {@link #absent}. */
+    abstract ByteBuffer value();
+
+    /** The value's length in bytes; -1 for {@link #absent}. */
+    abstract int valueLength();
+
+    /** Whether the value lives in a mapped snapshot rather than on the heap. */
+    abstract boolean isMapped();
 
     /** The resourceVersion as a number, or -1 when it is none. */
     public long version() {
@@ -69,7 +87,7 @@ public final class StoredResource {
 
     /** The resourceVersion as the API shows it; null when the object has none. */
     public String resourceVersion() {
-        return version >= 0 ? Long.toString(version) : bytes == null ? null : resource().getMetadata().getResourceVersion();
+        return version >= 0 ? Long.toString(version) : isAbsent() ? null : resource().getMetadata().getResourceVersion();
     }
 
     public SyncStatus syncStatus() {
@@ -94,11 +112,83 @@ public final class StoredResource {
 
     /** A new decoded object on every call; the caller may keep or change it. */
     public Resource resource() {
-        if (bytes == null) {
+        if (isAbsent()) {
             ResourceKey k = ResourceKey.parse(key);
             return Resource.newBuilder().setMetadata(ObjectMeta.newBuilder().setKind(k.kind())
                 .setNamespace(k.namespace()).setName(k.name()).build()).setStatus(ResourceStatus.newBuilder().build()).build();
         }
-        return decoder.apply(bytes);
+        return decoder.apply(bytes());
+    }
+
+    private boolean isAbsent() {
+        return valueLength() < 0;
+    }
+
+    /** The value as an array on the heap; a null array for {@link #absent}. */
+    private static final class OnHeap extends StoredResource {
+        /** The record value as read from statesync.resources, or null. */
+        private final byte[] bytes;
+
+        OnHeap(String key, byte[] bytes, long version, SyncStatus syncStatus, boolean labelled, Decoder decoder) {
+            super(key, version, syncStatus, labelled, decoder);
+            this.bytes = bytes;
+        }
+
+        @Override
+        byte[] bytes() {
+            return bytes;
+        }
+
+        @Override
+        ByteBuffer value() {
+            return bytes == null ? null : ByteBuffer.wrap(bytes);
+        }
+
+        @Override
+        int valueLength() {
+            return bytes == null ? -1 : bytes.length;
+        }
+
+        @Override
+        boolean isMapped() {
+            return false;
+        }
+    }
+
+    /** The value as a range of a mapped snapshot region, read only with absolute gets (threads share the region). */
+    private static final class Mapped extends StoredResource {
+        private final ByteBuffer region;
+        private final int at;
+        private final int length;
+
+        Mapped(String key, ByteBuffer region, int at, int length, long version, SyncStatus syncStatus, boolean labelled,
+               Decoder decoder) {
+            super(key, version, syncStatus, labelled, decoder);
+            this.region = region;
+            this.at = at;
+            this.length = length;
+        }
+
+        @Override
+        byte[] bytes() {
+            byte[] copy = new byte[length];
+            region.get(at, copy);
+            return copy;
+        }
+
+        @Override
+        ByteBuffer value() {
+            return region.slice(at, length);
+        }
+
+        @Override
+        int valueLength() {
+            return length;
+        }
+
+        @Override
+        boolean isMapped() {
+            return true;
+        }
     }
 }

@@ -84,6 +84,62 @@ class ViewSnapshotTest {
     }
 
     @Test
+    void shouldMapTheValuesInsteadOfCopyingThemOntoTheHeap() throws IOException {
+        List<StoredResource> sorted = List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of()),
+            stored("A", "n", "b", "2", SyncStatus.OutOfSync, Map.of("x", "y")));
+        Path file = dir.resolve("mapped.snapshot");
+        ViewSnapshot.write(file, header(new long[] {4}, 2), sorted);
+
+        ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER);
+
+        assertThat(back.byKey().values()).allSatisfy(r -> assertThat(r.isMapped()).isTrue());
+        assertThat(back.byKey().get("A/n/b").resource()).isEqualTo(sorted.get(1).resource());
+        assertThat(back.byKey().get("A/n/b").valueLength()).isEqualTo(sorted.get(1).bytes().length);
+    }
+
+    @Test
+    void shouldKeepMappedValuesReadableAfterTheNextSnapshotReplacesTheFile() throws IOException {
+        StoredResource a = stored("A", "n", "a", "1", SyncStatus.Synced, Map.of());
+        StoredResource b = stored("A", "n", "b", "2", SyncStatus.Synced, Map.of("x", "y"));
+        Path file = dir.resolve("view.snapshot");
+        ViewSnapshot.write(file, header(new long[] {2}, 2), List.of(a, b));
+        ViewSnapshot.Loaded first = ViewSnapshot.read(file, DECODER);
+
+        // The next stop writes the view it holds (mapped values among them) over the file it was read from.
+        StoredResource c = stored("A", "n", "c", "3", SyncStatus.Synced, Map.of());
+        List<StoredResource> next = new ArrayList<>(first.byKey().values());
+        next.add(c);
+        ViewSnapshot.write(file, header(new long[] {3}, 3), next);
+        ViewSnapshot.Loaded second = ViewSnapshot.read(file, DECODER);
+
+        assertThat(first.byKey().get("A/n/a").bytes()).isEqualTo(a.bytes());
+        assertThat(first.byKey().get("A/n/b").resource()).isEqualTo(b.resource());
+        assertThat(second.byKey().keySet()).containsExactly("A/n/a", "A/n/b", "A/n/c");
+        assertThat(second.byKey().get("A/n/b").bytes()).isEqualTo(b.bytes());
+        assertThat(second.byKey().get("A/n/c").bytes()).isEqualTo(c.bytes());
+    }
+
+    @Test
+    void shouldFindEveryValueWhenTheValuesSpanManyMappedRegions() throws IOException {
+        List<StoredResource> sorted = new ArrayList<>();
+        Random random = new Random(11);
+        for (int i = 0; i < 40; i++) {
+            byte[] value = new byte[1 + random.nextInt(300)];
+            random.nextBytes(value);
+            sorted.add(StoredResource.of(String.format("A/n/r%03d", i), value, new ResourceSummary(i, SyncStatus.Synced, false), DECODER));
+        }
+        Path file = dir.resolve("regions.snapshot");
+        ViewSnapshot.write(file, header(new long[] {40}, sorted.size()), sorted);
+
+        // Regions every 64 bytes: most values start in one region and run past the next one's start.
+        ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER, 64);
+
+        for (StoredResource in : sorted) {
+            assertThat(back.byKey().get(in.key()).bytes()).as(in.key()).isEqualTo(in.bytes());
+        }
+    }
+
+    @Test
     void shouldRefuseASnapshotCutShortAnywhere() throws IOException {
         List<StoredResource> sorted = List.of(stored("A", "n", "a", "1", SyncStatus.Synced, Map.of()),
             stored("A", "n", "b", "2", SyncStatus.Synced, Map.of("x", "y")));

@@ -73,6 +73,8 @@ public final class AppConfig extends AbstractConfig {
     public static final String WATCH_SEND_TIMEOUT_MS = "watch.send.timeout.ms";
     public static final String VIEW_SNAPSHOT_ENABLED = "view.snapshot.enabled";
     public static final String VIEW_SNAPSHOT_MAX_AGE_MS = "view.snapshot.max.age.ms";
+    public static final String VIEW_SPILL_BYTES = "view.spill.bytes";
+    public static final String VIEW_SPILL_INTERVAL_MS = "view.spill.interval.ms";
     public static final String LOG_FORMAT = "log.format";
 
     public static final String KAFKA_PREFIX = "kafka.";
@@ -288,7 +290,14 @@ public final class AppConfig extends AbstractConfig {
                     + " topic's tail instead of reading statesync.resources from the beginning (when it is still valid).")
             .define(VIEW_SNAPSHOT_MAX_AGE_MS, Type.LONG, 3_600_000L, Range.between(0, 7L * 24 * 3_600_000), Importance.LOW,
                 "An older view snapshot is not used. The limit is also capped at statesync.resources' delete.retention.ms,"
-                    + " so that no deletion is missed because its tombstone was compacted away.");
+                    + " so that no deletion is missed because its tombstone was compacted away.")
+            .define(VIEW_SPILL_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(0, Long.MAX_VALUE), Importance.LOW,
+                "Once the REST view holds this many bytes of resources on the heap, and at least a quarter of what its"
+                    + " snapshot file holds, it writes its snapshot while running and maps the values back from the file,"
+                    + " so that the heap keeps keys and summaries only. 0 writes the snapshot at a clean stop only. Needs"
+                    + " view.snapshot.enabled.")
+            .define(VIEW_SPILL_INTERVAL_MS, Type.LONG, 10_000L, Range.between(0, 86_400_000), Importance.LOW,
+                "The least time between two such writes of the REST view's snapshot (each rewrites the whole view).");
     }
 
     private static void defineHttpTls(ConfigDef def) {

@@ -126,6 +126,9 @@ public final class RestServer {
         Gauge.builder("statesync.rest.view.snapshot.resources", hub, ResourceHub::restoredFromSnapshot)
             .description("Resources the REST view took from its local snapshot at start; 0 when it read the topic from the beginning")
             .register(registry);
+        Gauge.builder("statesync.rest.view.heap.bytes", hub, ResourceHub::heapValueBytes).baseUnit("bytes")
+            .description("Bytes of resources the REST view holds on the heap; the others are mapped from its snapshot file (view.spill.bytes)")
+            .register(registry);
         watch = new WatchHandler(config, hub, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;

@@ -95,6 +95,35 @@ class RestViewSnapshotIT {
         assertThat(listNames(a)).containsExactly("snap-0", "snap-1", "snap-2");
     }
 
+    @Test
+    void shouldMoveItsValuesToTheSnapshotFileWhileRunningAndStillServeEveryChange() throws Exception {
+        Map<String, Object> config = RestTestApp.config("rest-view-spill", RestTestApp.prefix("rest-view-spill"));
+        config.put(AppConfig.VIEW_SPILL_BYTES, 1L);
+        config.put(AppConfig.VIEW_SPILL_INTERVAL_MS, 0L);
+        a = RestTestApp.start(config);
+        for (int k = 0; k < KEYS; k++) {
+            assertThat(a.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
+        }
+        List<String> all = sorted(IntStream.range(0, KEYS).mapToObj(k -> "snap-" + k).toList());
+        await().atMost(Duration.ofSeconds(60)).until(() -> listNames(a).equals(all) && metric(a, "statesync_rest_view_heap_bytes") == 0);
+        assertThat(snapshotFile(config)).as("written while running, not only at a stop").isRegularFile();
+
+        // A change after the write is held on the heap until the next one; reads show it either way.
+        assertThat(a.put(path(2), body(Map.of("k", 20), Map.of())).statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60)).until(() -> json(a.get(path(2))).path("spec").path("k").asInt() == 20
+            && metric(a, "statesync_rest_view_heap_bytes") == 0);
+        assertThat(json(a.get(path(7))).path("spec").path("k").asInt()).isEqualTo(7);
+        assertThat(listNames(a)).containsExactlyElementsOf(all);
+
+        // The stop writes the view over the file its values are mapped from; the next start reads the same view.
+        a.close();
+        a = RestTestApp.start(config);
+        assertThat(metric(a, "statesync_rest_view_snapshot_resources")).isEqualTo(KEYS);
+        assertThat(listNames(a)).containsExactlyElementsOf(all);
+        assertThat(json(a.get(path(2))).path("spec").path("k").asInt()).isEqualTo(20);
+        assertThat(json(a.get(path(9))).path("spec").path("k").asInt()).isEqualTo(9);
+    }
+
     /** A watch from the snapshot's position delivers what was written while the instance was down, last change per key. */
     private void assertTailReplayedFrom(WatchPosition atStop) throws Exception {
         Map<String, String> last = new HashMap<>();

@@ -96,6 +96,7 @@ public final class ResourceHub implements AutoCloseable {
     private volatile boolean failed;
     /** Null when snapshots are disabled. */
     private final ViewSnapshotStore snapshots;
+    private final ViewSpill spill;
     private volatile int restoredFromSnapshot;
 
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
@@ -106,6 +107,7 @@ public final class ResourceHub implements AutoCloseable {
         var deserializer = serdes.resource().deserializer();
         this.decoder = bytes -> deserializer.deserialize(topics.resources(), bytes);
         this.snapshots = ViewSnapshotStore.fromConfig(config, topics, topicFacts, decoder);
+        this.spill = new ViewSpill(snapshots, config.getLong(AppConfig.VIEW_SPILL_BYTES), config.getLong(AppConfig.VIEW_SPILL_INTERVAL_MS));
     }
 
     /** What the view needs to know of statesync.resources to judge a snapshot of itself. */
@@ -125,6 +127,11 @@ public final class ResourceHub implements AutoCloseable {
     /** The resources this view holds. */
     public int size() {
         return byKey.size();
+    }
+
+    /** The bytes of resources this view holds on the heap; the rest are mapped from its snapshot file. */
+    public long heapValueBytes() {
+        return spill.heapBytes();
     }
 
     /** How many resources this view took from its snapshot at start; 0 when it read the topic from the beginning. */
@@ -149,6 +156,9 @@ public final class ResourceHub implements AutoCloseable {
                 if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
                     finishLoad(loadStart);
                     ready = true;
+                }
+                if (ready) {
+                    spillIfDue();
                 }
             }
         } catch (WakeupException e) {
@@ -237,6 +247,7 @@ public final class ResourceHub implements AutoCloseable {
         } else {
             map.put(key, res);
         }
+        spill.changed(previous, res);
         // Until the first catch-up ends only the hash map is kept; the tree is then built from it once (finishLoad).
         if (treeLive) {
             if (res == null) {
@@ -280,6 +291,60 @@ public final class ResourceHub implements AutoCloseable {
         long now = System.nanoTime();
         LOG.info("Resource view loaded: {} resources ({} from the snapshot) and {} changes read in {} ms (sorting them took {} ms)",
             byKey.size(), restoredFromSnapshot, nextSeq, (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
+    }
+
+    /** Swaps in the values of a finished snapshot write, and starts the next write when one is due. */
+    private void spillIfDue() {
+        ViewSpill.Spilled done = spill.finished();
+        if (done != null) {
+            swapIn(done);
+        }
+        long now = System.currentTimeMillis();
+        if (spill.due(now)) {
+            StoredResource[] sorted;
+            long[] at;
+            lock.lock();
+            try {
+                sorted = current.values().toArray(new StoredResource[0]);
+                at = positions.clone();
+            } finally {
+                lock.unlock();
+            }
+            spill.start(at, sorted, now);
+        }
+    }
+
+    /**
+     * Replaces each resource the write took and nothing has changed since with its mapped copy: one pass over the
+     * sorted view beside the written array (both in key order), so no key is looked up in the tree.
+     */
+    private void swapIn(ViewSpill.Spilled spilled) {
+        StoredResource[] written = spilled.written();
+        StoredResource[] mapped = spilled.mapped();
+        long heapBefore = spill.heapBytes();
+        int swapped = 0;
+        lock.lock();
+        try {
+            int i = 0;
+            for (Map.Entry<String, StoredResource> e : current.entrySet()) {
+                while (i < written.length && written[i].key().compareTo(e.getKey()) < 0) {
+                    i++;
+                }
+                if (i == written.length) {
+                    break;
+                }
+                if (e.getValue() == written[i]) {
+                    e.setValue(mapped[i]);
+                    byKey.replace(e.getKey(), written[i], mapped[i]);
+                    spill.mappedIn(written[i]);
+                    swapped++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        LOG.info("Resource view: {} of {} resources now read from the snapshot file; {} MB of values left the heap, {} MB remain",
+            swapped, written.length, (heapBefore - spill.heapBytes()) >> 20, spill.heapBytes() >> 20);
     }
 
     /** From the header when the topology wrote one, so that loading the view decodes nothing; else by decoding. */
@@ -434,8 +499,10 @@ public final class ResourceHub implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        // With the poller stopped nothing changes the view any more: it is written as it stands, at its position.
-        if (snapshots != null && treeLive && !failed && poller != null && !poller.isAlive()) {
+        // With the poller stopped nothing changes the view any more: it is written as it stands, at its position,
+        // once a write under way while it ran has finished (both use the same file).
+        boolean spillIdle = spill.close();
+        if (snapshots != null && spillIdle && treeLive && !failed && poller != null && !poller.isAlive()) {
             snapshots.save(positions.clone(), current.values());
         }
     }

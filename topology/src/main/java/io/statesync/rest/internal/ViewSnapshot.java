@@ -140,6 +140,30 @@ public final class ViewSnapshot {
 
     /** {@link #read(Path, StoredResource.Decoder)} with regions every {@code regionStep} bytes (tests use small ones). */
     static Loaded read(Path file, StoredResource.Decoder decoder, long regionStep) throws IOException {
+        Read read = readAll(file, decoder, regionStep, null);
+        return new Loaded(read.prelude().header(), inKeyOrder(read.resources()));
+    }
+
+    /**
+     * The resources of {@code file}, just written from {@code written} (the same resources in the same order), with
+     * their values mapped; each keeps the key string of its counterpart in {@code written}, so that swapping one for
+     * the other leaves the view with one copy of each key.
+     *
+     * @throws IOException when the file is not a complete snapshot of {@code written}'s keys in that order
+     */
+    static StoredResource[] readMapped(Path file, StoredResource.Decoder decoder, StoredResource[] written) throws IOException {
+        StoredResource[] resources = readAll(file, decoder, REGION_STEP, written).resources();
+        if (resources.length != written.length) {
+            throw new IOException("snapshot holds " + resources.length + " resources, " + written.length + " were written");
+        }
+        return resources;
+    }
+
+    private record Read(Prelude prelude, StoredResource[] resources) {
+    }
+
+    private static Read readAll(Path file, StoredResource.Decoder decoder, long regionStep, StoredResource[] keysFrom)
+        throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             Input in = new Input(ch);
             Prelude prelude = readPrelude(in);
@@ -151,14 +175,19 @@ public final class ViewSnapshot {
             StoredResource[] resources = new StoredResource[(int) count];
             long valueAt = 0;
             for (int i = 0; i < resources.length; i++) {
-                resources[i] = readIndexEntry(in, prelude, regions, regionStep, valueAt, decoder);
+                String known = keysFrom != null && i < keysFrom.length ? keysFrom[i].key() : null;
+                resources[i] = readIndexEntry(in, prelude, new Mapping(regions, regionStep, valueAt, known), decoder);
                 valueAt += resources[i].valueLength();
             }
             if (valueAt != prelude.valueBytes() || in.getInt() != MAGIC || in.getLong() != count || in.remaining() != 0) {
                 throw new IOException("snapshot trailer does not match its header");
             }
-            return new Loaded(prelude.header(), inKeyOrder(resources));
+            return new Read(prelude, resources);
         }
+    }
+
+    /** Where the next value lies in the mapped regions, and the key string to keep when the entry's key equals it. */
+    private record Mapping(ByteBuffer[] regions, long step, long valueAt, String knownKey) {
     }
 
     /** Maps the values section, which starts where the prelude ends, and moves {@code in} past it to the index. */
@@ -210,9 +239,12 @@ public final class ViewSnapshot {
         return new Prelude(header, statuses, in.getLong(), in.getInt());
     }
 
-    private static StoredResource readIndexEntry(Input in, Prelude prelude, ByteBuffer[] regions, long step, long valueAt,
-                                                 StoredResource.Decoder decoder) throws IOException {
+    private static StoredResource readIndexEntry(Input in, Prelude prelude, Mapping at, StoredResource.Decoder decoder)
+        throws IOException {
         String key = in.getString();
+        if (key.equals(at.knownKey())) {
+            key = at.knownKey();
+        }
         long version = in.getLong();
         int status = in.getByte();
         if (status < -1 || status >= prelude.statuses().length) {
@@ -220,12 +252,13 @@ public final class ViewSnapshot {
         }
         boolean labelled = in.getByte() == 1;
         int length = in.getInt();
-        if (length < 0 || length > prelude.maxValueLength() || valueAt + length > prelude.valueBytes()) {
-            throw new IOException("snapshot has a value of " + length + " bytes at " + valueAt + " for " + key);
+        if (length < 0 || length > prelude.maxValueLength() || at.valueAt() + length > prelude.valueBytes()) {
+            throw new IOException("snapshot has a value of " + length + " bytes at " + at.valueAt() + " for " + key);
         }
-        int region = (int) (valueAt / step);
+        int region = (int) (at.valueAt() / at.step());
         ResourceSummary summary = new ResourceSummary(version, status < 0 ? null : prelude.statuses()[status], labelled);
-        return StoredResource.mapped(key, regions[region], (int) (valueAt - region * step), length, summary, decoder);
+        return StoredResource.mapped(key, at.regions()[region], (int) (at.valueAt() - region * at.step()), length, summary,
+            decoder);
     }
 
     /** Buffered writes to a channel: a million small fields through a stream's per-call overhead cost seconds. */

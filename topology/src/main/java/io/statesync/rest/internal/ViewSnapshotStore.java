@@ -3,6 +3,7 @@ package io.statesync.rest.internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.Supplier;
 
@@ -25,7 +26,7 @@ final class ViewSnapshotStore {
     private final long maxAgeMs;
     private final Supplier<ResourceHub.TopicFacts> facts;
     private final StoredResource.Decoder decoder;
-    private String topicId;
+    private volatile String topicId;
 
     ViewSnapshotStore(Path file, String topic, long maxAgeMs, Supplier<ResourceHub.TopicFacts> facts, StoredResource.Decoder decoder) {
         this.file = file;
@@ -74,14 +75,27 @@ final class ViewSnapshotStore {
 
     /** Writes the view ({@code sorted}: one resource per key, in key order) as of {@code positions}. */
     void save(long[] positions, Collection<StoredResource> sorted) {
-        long start = System.nanoTime();
         try {
-            String id = topicId != null ? topicId : facts.get().topicId();
-            ViewSnapshot.write(file, new ViewSnapshot.Header(System.currentTimeMillis(), topic, id, positions, sorted.size()), sorted);
-            LOG.info("Resource view snapshot written: {} resources to {} in {} ms", sorted.size(), file,
-                (System.nanoTime() - start) / 1_000_000);
+            write(positions, sorted);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not write the resource view snapshot {}; the next start reads {} from the beginning", file, topic, e);
         }
+    }
+
+    /**
+     * Writes the view as {@link #save} does and reads it back: the returned resources are {@code sorted}'s, in the same
+     * order, with their values mapped from the file instead of held on the heap.
+     */
+    StoredResource[] writeAndMap(long[] positions, StoredResource[] sorted) throws IOException {
+        write(positions, Arrays.asList(sorted));
+        return ViewSnapshot.readMapped(file, decoder, sorted);
+    }
+
+    private void write(long[] positions, Collection<StoredResource> sorted) throws IOException {
+        long start = System.nanoTime();
+        String id = topicId != null ? topicId : facts.get().topicId();
+        ViewSnapshot.write(file, new ViewSnapshot.Header(System.currentTimeMillis(), topic, id, positions, sorted.size()), sorted);
+        LOG.info("Resource view snapshot written: {} resources to {} in {} ms", sorted.size(), file,
+            (System.nanoTime() - start) / 1_000_000);
     }
 }

@@ -96,7 +96,8 @@ public final class MemorySuite {
             : "  standalone instances: " + launcher + " run, STATESYNC_CDS=" + System.getProperty("statesync.bench.standalone.cds", "auto"));
         Table table = new Table(String.format("Memory: a standalone `statesync run` JVM (%s) with %,d resources, at /readyz 200",
             String.join(" ", jvm), resources), "run", "heap used after full GC (MB)", "RSS (MB)", "peak RSS, VmHWM (MB)",
-            "JVM start -> /readyz 200 (s)");
+            "JVM start -> /readyz 200 (s)", "of the RSS file-backed (MB)", "RSS after listing every resource (MB)",
+            "of it file-backed (MB)");
         // Timers off, as for the restart suite's load: memory is measured, not how fast 1M deadlines expire.
         AppConfig config = RestartSuite.withoutTimers(cluster.newRun("memory-standalone", overrides));
         TopicNames topics = new TopicNames(config.topicPrefix());
@@ -107,13 +108,16 @@ public final class MemorySuite {
             double[] s = standaloneRun(config, jvm, r);
             System.err.printf("  standalone run %d: heap %.0f MB, RSS %.0f MB, peak RSS %.0f MB, ready after %.2f s%n", r, s[0], s[1],
                 s[2], s[3]);
-            table.row(r == 1 ? "1 (after the load; the time includes it)" : r + " (restart, state kept)", s[0], s[1], s[2], s[3]);
+            table.row(r == 1 ? "1 (after the load; the time includes it)" : r + " (restart, state kept)", s[0], s[1], s[2], s[3],
+                s[4], s[5], s[6]);
             samples.add(s);
         }
         List<double[]> restarts = samples.subList(1, samples.size());
         table.row("**median**", Stats.median(samples.stream().map(s -> s[0]).toList()),
             Stats.median(samples.stream().map(s -> s[1]).toList()), Stats.median(samples.stream().map(s -> s[2]).toList()),
-            restarts.isEmpty() ? "" : String.format("%.2f (restarts)", Stats.median(restarts.stream().map(s -> s[3]).toList())));
+            restarts.isEmpty() ? "" : String.format("%.2f (restarts)", Stats.median(restarts.stream().map(s -> s[3]).toList())),
+            Stats.median(samples.stream().map(s -> s[4]).toList()), Stats.median(samples.stream().map(s -> s[5]).toList()),
+            Stats.median(samples.stream().map(s -> s[6]).toList()));
         return table.render();
     }
 
@@ -132,8 +136,20 @@ public final class MemorySuite {
                 lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in") || l.contains("Start-up step")
                     || l.contains("to RUNNING") && l.contains("KafkaStreams")).forEach(l -> System.err.println("    " + l));
             }
-            keepLog(log);
-            double[] figures = {app.heapAfterGcMb(), app.statusMb("VmRSS"), app.statusMb("VmHWM"), ready};
+            double heap = app.heapAfterGcMb();
+            double rss = app.statusMb("VmRSS");
+            double rssFile = app.statusMb("RssFile");
+            double peak = app.statusMb("VmHWM");
+            // The values a restart maps from the view snapshot are resident only once read; reading them all is the
+            // most the same view can take, file-backed pages the kernel may drop and read again.
+            long listed;
+            try {
+                listed = app.listAll();
+            } finally {
+                keepLog(log);
+            }
+            double[] figures = {heap, rss, peak, ready, rssFile, app.statusMb("VmRSS"), app.statusMb("RssFile")};
+            System.err.printf("  listed %,d resources through REST%n", listed);
             System.err.println(app.heapHistogram(25));
             return figures;
         }

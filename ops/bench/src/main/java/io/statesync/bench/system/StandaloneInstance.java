@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
 
 /**
@@ -100,6 +102,31 @@ final class StandaloneInstance implements AutoCloseable {
         throw new IllegalStateException("not ready within " + timeout);
     }
 
+    /**
+     * Reads every resource through the REST list, page by page, and returns how many it read: each one's bytes are
+     * touched, so a view whose values are mapped from its snapshot then has all of them resident.
+     */
+    long listAll() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        long read = 0;
+        String cont = "";
+        do {
+            URI page = URI.create("http://127.0.0.1:" + port + "/api/v1/resources?limit=5000"
+                + (cont.isEmpty() ? "" : "&continue=" + java.net.URLEncoder.encode(cont, java.nio.charset.StandardCharsets.UTF_8)));
+            HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(page).build(), HttpResponse.BodyHandlers.ofInputStream());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("list answered " + r.statusCode());
+            }
+            JsonNode body;
+            try (java.io.InputStream in = r.body()) {
+                body = json.readTree(in);
+            }
+            read += body.path("items").size();
+            cont = body.path("metadata").path("continue").asText("");
+        } while (!cont.isEmpty());
+        return read;
+    }
+
     /** Heap used right after a full GC, in MB, from {@code jcmd GC.run} and {@code GC.heap_info}. */
     double heapAfterGcMb() throws Exception {
         jcmd("GC.run");
@@ -112,7 +139,7 @@ final class StandaloneInstance implements AutoCloseable {
         return jcmd("GC.class_histogram").lines().limit(lines).collect(java.util.stream.Collectors.joining("\n"));
     }
 
-    /** A field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (peak). */
+    /** A field of /proc/<pid>/status in MB: VmRSS (now), VmHWM (peak), RssFile (file-backed pages, mapped files). */
     double statusMb(String field) throws IOException {
         return Files.readAllLines(Path.of("/proc/" + pid() + "/status")).stream().filter(l -> l.startsWith(field + ":"))
             .map(l -> Double.parseDouble(l.replaceAll("[^0-9]", "")) / 1024).findFirst().orElse(-1.0);

@@ -1,0 +1,122 @@
+package io.statesync.rest.internal;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the REST view's values off the heap while it runs, not only after a restart: once the values held on the heap
+ * reach a threshold, the view is written as its snapshot on a thread of its own and mapped back, and the poller then
+ * swaps each resource still unchanged for its mapped copy ({@link ResourceHub}). A view of 1M resources otherwise holds
+ * some 0.55 GB of values on the heap once it has read them from the topic.
+ *
+ * <p>Each write rewrites the whole view, so a write is due only when the heap holds at least a quarter of what the
+ * file holds (each byte changed is then written at most about five times), and never sooner than the interval after
+ * the last. The poller alone calls every method but {@link #close} and {@link #heapBytes}.
+ */
+final class ViewSpill {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ViewSpill.class);
+    /** The heap's share of the file's bytes below which a write would mostly rewrite what is already mapped. */
+    private static final int FILE_SHARE_DIVISOR = 4;
+
+    /** The view as written, and the same resources read back, index by index, with their values mapped. */
+    record Spilled(StoredResource[] written, StoredResource[] mapped) {
+    }
+
+    private final ViewSnapshotStore snapshots;
+    private final long thresholdBytes;
+    private final long intervalMs;
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "statesync-view-spill");
+        t.setDaemon(true);
+        return t;
+    });
+    private CompletableFuture<Spilled> pending;
+    /** Written by the poller only; volatile for the gauge that reads it. */
+    private volatile long heapBytes;
+    private long fileBytes;
+    private long lastStartMs = Long.MIN_VALUE / 2;
+
+    /** {@code thresholdBytes} 0 turns spilling off. */
+    ViewSpill(ViewSnapshotStore snapshots, long thresholdBytes, long intervalMs) {
+        this.snapshots = snapshots;
+        this.thresholdBytes = thresholdBytes;
+        this.intervalMs = intervalMs;
+    }
+
+    /** Accounts a change of the view from {@code before} to {@code now} (either may be null). */
+    void changed(StoredResource before, StoredResource now) {
+        heapBytes += heapBytes(now) - heapBytes(before);
+    }
+
+    /** Accounts a resource that now holds its value in the file instead of on the heap. */
+    void mappedIn(StoredResource was) {
+        heapBytes -= heapBytes(was);
+    }
+
+    /** The bytes of values the view holds on the heap, as accounted. */
+    long heapBytes() {
+        return heapBytes;
+    }
+
+    boolean due(long nowMs) {
+        return snapshots != null && thresholdBytes > 0 && pending == null && heapBytes >= thresholdBytes
+            && heapBytes >= fileBytes / FILE_SHARE_DIVISOR && nowMs - lastStartMs >= intervalMs;
+    }
+
+    /** Writes {@code sorted} (the view in key order, one per key) as of {@code positions}, then maps it back. */
+    void start(long[] positions, StoredResource[] sorted, long nowMs) {
+        lastStartMs = nowMs;
+        pending = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new Spilled(sorted, snapshots.writeAndMap(positions, sorted));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, writer);
+    }
+
+    /** The finished write, once; null while none has finished (or when it failed, which is logged). */
+    Spilled finished() {
+        if (pending == null || !pending.isDone()) {
+            return null;
+        }
+        CompletableFuture<Spilled> done = pending;
+        pending = null;
+        try {
+            Spilled spilled = done.join();
+            fileBytes = Arrays.stream(spilled.mapped()).mapToLong(StoredResource::valueLength).sum();
+            return spilled;
+        } catch (RuntimeException e) {
+            LOG.warn("Could not move the resource view's values to its snapshot file; they stay on the heap", e);
+            return null;
+        }
+    }
+
+    /**
+     * Waits for a write under way, so that the snapshot written at a stop is not raced by it; false when one is still
+     * running (the stop then writes no snapshot of its own).
+     */
+    boolean close() {
+        writer.shutdown();
+        try {
+            if (writer.awaitTermination(60, TimeUnit.SECONDS)) {
+                return true;
+            }
+            LOG.warn("The resource view's snapshot write did not finish within 60 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private static long heapBytes(StoredResource r) {
+        return r == null || r.isMapped() ? 0 : Math.max(r.valueLength(), 0);
+    }
+}

@@ -1,5 +1,6 @@
 package io.statesync.app;
 
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -60,7 +61,9 @@ public final class StatesyncApp implements AutoCloseable {
      * hundreds of milliseconds of class loading, so a restart's time is the longest chain, not the sum.
      */
     public void start() {
-        LOG.info("Starting statesync with {}", config.describe());
+        // The JVM's own start (launcher, class loading, configuration, logging) is part of a restart's time too.
+        LOG.info("Starting statesync, {} ms after the JVM started, with {}", ManagementFactory.getRuntimeMXBean().getUptime(),
+            config.describe());
         TopicNames topics = new TopicNames(config.topicPrefix());
         try (StartupSteps steps = new StartupSteps()) {
             var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));

@@ -155,6 +155,7 @@ public final class ResourceHub implements AutoCloseable {
                 }
                 if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
                     finishLoad(loadStart);
+                    spill.loaded(System.currentTimeMillis());
                     ready = true;
                 }
                 if (ready) {

@@ -50,6 +50,15 @@ final class ViewSpill {
         this.intervalMs = intervalMs;
     }
 
+    /**
+     * The view has caught up with the topic: the first write waits an interval from here. After a start without a
+     * usable snapshot the instance's stores are often still restoring; a 0.55 GB write beside them slowed a wiped
+     * restart at 1M from 4.9 to 5.6 s.
+     */
+    void loaded(long nowMs) {
+        lastStartMs = nowMs;
+    }
+
     /** Accounts a change of the view from {@code before} to {@code now} (either may be null). */
     void changed(StoredResource before, StoredResource now) {
         heapBytes += heapBytes(now) - heapBytes(before);

@@ -55,7 +55,7 @@ public abstract class StoredResource {
      * A resource whose value is {@code length} bytes at {@code at} in {@code region}, a read-only mapping of a snapshot
      * file that must not change while the view holds it (snapshots are replaced by a rename, never rewritten in place).
      */
-    static StoredResource mapped(String key, ByteBuffer region, int at, int length, ResourceSummary summary, Decoder decoder) {
+    static StoredResource mapped(String key, MappedRegion region, int at, int length, ResourceSummary summary, Decoder decoder) {
         return new Mapped(key, region, at, length, summary.version(), summary.syncStatus(), summary.labelled(), decoder);
     }
 
@@ -79,6 +79,12 @@ public abstract class StoredResource {
 
     /** Whether the value lives in a mapped snapshot rather than on the heap. */
     abstract boolean isMapped();
+
+    /** The snapshot file a mapped value lies in, and where: so that a new snapshot copies it file to file; else null. */
+    abstract MappedRegion region();
+
+    /** The value's offset in {@link #region()}'s file; -1 when it is on the heap. */
+    abstract long filePosition();
 
     /** The resourceVersion as a number, or -1 when it is none. */
     public long version() {
@@ -153,15 +159,25 @@ public abstract class StoredResource {
         boolean isMapped() {
             return false;
         }
+
+        @Override
+        MappedRegion region() {
+            return null;
+        }
+
+        @Override
+        long filePosition() {
+            return -1;
+        }
     }
 
     /** The value as a range of a mapped snapshot region, read only with absolute gets (threads share the region). */
     private static final class Mapped extends StoredResource {
-        private final ByteBuffer region;
+        private final MappedRegion region;
         private final int at;
         private final int length;
 
-        Mapped(String key, ByteBuffer region, int at, int length, long version, SyncStatus syncStatus, boolean labelled,
+        Mapped(String key, MappedRegion region, int at, int length, long version, SyncStatus syncStatus, boolean labelled,
                Decoder decoder) {
             super(key, version, syncStatus, labelled, decoder);
             this.region = region;
@@ -172,13 +188,13 @@ public abstract class StoredResource {
         @Override
         byte[] bytes() {
             byte[] copy = new byte[length];
-            region.get(at, copy);
+            region.buffer().get(at, copy);
             return copy;
         }
 
         @Override
         ByteBuffer value() {
-            return region.slice(at, length);
+            return region.buffer().slice(at, length);
         }
 
         @Override
@@ -189,6 +205,16 @@ public abstract class StoredResource {
         @Override
         boolean isMapped() {
             return true;
+        }
+
+        @Override
+        MappedRegion region() {
+            return region;
+        }
+
+        @Override
+        long filePosition() {
+            return region.filePosition() + at;
         }
     }
 }

@@ -72,9 +72,7 @@ public final class ViewSnapshot {
             StandardOpenOption.TRUNCATE_EXISTING)) {
             Output out = new Output(ch);
             writeHeader(out, header, all);
-            for (StoredResource r : all) {
-                out.putValue(r.value());
-            }
+            writeValues(out, all);
             for (StoredResource r : all) {
                 writeIndexEntry(out, r);
             }
@@ -112,6 +110,32 @@ public final class ViewSnapshot {
         out.putLong(all.length);
         out.putLong(valueBytes);
         out.putInt(maxValueLength);
+    }
+
+    /**
+     * The values back to back. Values mapped from an earlier snapshot lie there back to back too, in the same key
+     * order, so each run of them is copied file to file by the kernel ({@code transferTo}): a write after a restart
+     * or a spill then neither reads 0.5 GB through this process nor makes those pages resident in it.
+     */
+    private static void writeValues(Output out, StoredResource[] all) throws IOException {
+        MappedRegion runIn = null;
+        long runFrom = 0;
+        long runLength = 0;
+        for (StoredResource r : all) {
+            MappedRegion region = r.region();
+            if (region != null && runIn != null && region.file() == runIn.file() && r.filePosition() == runFrom + runLength) {
+                runLength += r.valueLength();
+                continue;
+            }
+            out.transfer(runIn, runFrom, runLength);
+            runIn = region;
+            runFrom = r.filePosition();
+            runLength = region == null ? 0 : r.valueLength();
+            if (region == null) {
+                out.putValue(r.value());
+            }
+        }
+        out.transfer(runIn, runFrom, runLength);
     }
 
     private static void writeIndexEntry(Output out, StoredResource r) throws IOException {
@@ -164,14 +188,16 @@ public final class ViewSnapshot {
 
     private static Read readAll(Path file, StoredResource.Decoder decoder, long regionStep, StoredResource[] keysFrom)
         throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        // Not closed on success: the regions keep it for copying their values into the next snapshot.
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+        try {
             Input in = new Input(ch);
             Prelude prelude = readPrelude(in);
             long count = prelude.header().count();
             if (count > Integer.MAX_VALUE - 16) {
                 throw new IOException("snapshot claims " + count + " resources");
             }
-            ByteBuffer[] regions = mapValues(ch, in, prelude, regionStep);
+            MappedRegion[] regions = mapValues(ch, in, prelude, regionStep);
             StoredResource[] resources = new StoredResource[(int) count];
             long valueAt = 0;
             for (int i = 0; i < resources.length; i++) {
@@ -183,15 +209,18 @@ public final class ViewSnapshot {
                 throw new IOException("snapshot trailer does not match its header");
             }
             return new Read(prelude, resources);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
         }
     }
 
     /** Where the next value lies in the mapped regions, and the key string to keep when the entry's key equals it. */
-    private record Mapping(ByteBuffer[] regions, long step, long valueAt, String knownKey) {
+    private record Mapping(MappedRegion[] regions, long step, long valueAt, String knownKey) {
     }
 
     /** Maps the values section, which starts where the prelude ends, and moves {@code in} past it to the index. */
-    private static ByteBuffer[] mapValues(FileChannel ch, Input in, Prelude prelude, long step) throws IOException {
+    private static MappedRegion[] mapValues(FileChannel ch, Input in, Prelude prelude, long step) throws IOException {
         long start = in.position();
         long bytes = prelude.valueBytes();
         if (bytes < 0 || bytes > in.remaining() || prelude.maxValueLength() < 0
@@ -200,11 +229,12 @@ public final class ViewSnapshot {
                 + " bytes with " + in.remaining() + " bytes left");
         }
         // One region more than the values need when they end on a step, so that every offset has a region, if empty.
-        ByteBuffer[] regions = new ByteBuffer[Math.toIntExact(bytes / step) + 1];
+        MappedRegion[] regions = new MappedRegion[Math.toIntExact(bytes / step) + 1];
         for (int k = 0; k < regions.length; k++) {
             long from = k * step;
             long size = Math.min(step + prelude.maxValueLength(), bytes - from);
-            regions[k] = ch.map(FileChannel.MapMode.READ_ONLY, start + from, size).asReadOnlyBuffer();
+            regions[k] = new MappedRegion(ch.map(FileChannel.MapMode.READ_ONLY, start + from, size).asReadOnlyBuffer(), ch,
+                start + from);
         }
         in.skip(bytes);
         return regions;
@@ -292,6 +322,22 @@ public final class ViewSnapshot {
                 }
             } else {
                 room(b.length).put(b);
+            }
+        }
+
+        /** {@code length} bytes of {@code from}'s file from {@code position}, copied by the kernel after what is buffered. */
+        void transfer(MappedRegion from, long position, long length) throws IOException {
+            if (from == null || length == 0) {
+                return;
+            }
+            flush();
+            long done = 0;
+            while (done < length) {
+                long n = from.file().transferTo(position + done, length - done, ch);
+                if (n <= 0) {
+                    throw new IOException("could not copy " + (length - done) + " bytes of values from the previous snapshot");
+                }
+                done += n;
             }
         }
 

@@ -103,7 +103,10 @@ final class ViewSpill {
             fileBytes = Arrays.stream(spilled.mapped()).mapToLong(StoredResource::valueLength).sum();
             return spilled;
         } catch (RuntimeException e) {
-            LOG.warn("Could not move the resource view's values to its snapshot file; they stay on the heap", e);
+            // Tried again after the interval; a full disk would otherwise print a stack every few seconds.
+            Throwable cause = e.getCause() != null && e.getCause().getCause() != null ? e.getCause().getCause() : e;
+            LOG.warn("Could not move the resource view's values to its snapshot file, they stay on the heap: {}", cause.toString());
+            LOG.debug("Snapshot write failure", e);
             return null;
         }
     }

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ViewSnapshotTest {
 
-    private static final StoredResource.Decoder DECODER = bytes -> {
+    static final StoredResource.Decoder DECODER = bytes -> {
         try {
             return Resource.getDecoder().decode(bytes);
         } catch (IOException e) {
@@ -137,6 +137,41 @@ class ViewSnapshotTest {
         for (StoredResource in : sorted) {
             assertThat(back.byKey().get(in.key()).bytes()).as(in.key()).isEqualTo(in.bytes());
         }
+    }
+
+    @Test
+    void shouldCopyRunsOfMappedValuesAroundChangedAndDeletedOnesIntoTheNextSnapshot() throws IOException {
+        Random random = new Random(17);
+        List<StoredResource> first = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            first.add(raw(String.format("A/n/r%02d", i), 1 + random.nextInt(200), random));
+        }
+        Path file = dir.resolve("runs.snapshot");
+        ViewSnapshot.write(file, header(new long[] {30}, first.size()), first);
+        // Regions every 64 bytes, so that runs of mapped values cross from one region into the next.
+        List<StoredResource> view = new ArrayList<>(ViewSnapshot.read(file, DECODER, 64).byKey().values());
+        for (int i : new int[] {0, 7, 8, 19, 29}) {
+            view.set(i, raw(view.get(i).key(), 1 + random.nextInt(200), random));
+        }
+        view.add(raw("A/n/r30", 5, random));
+        // Deleted keys leave gaps between mapped values that are otherwise neighbours.
+        view.remove(23);
+        view.remove(12);
+
+        Path next = dir.resolve("next.snapshot");
+        ViewSnapshot.write(next, header(new long[] {31}, view.size()), view);
+        ViewSnapshot.Loaded back = ViewSnapshot.read(next, DECODER);
+
+        assertThat(back.byKey()).hasSize(view.size());
+        for (StoredResource expected : view) {
+            assertThat(back.byKey().get(expected.key()).bytes()).as(expected.key()).isEqualTo(expected.bytes());
+        }
+    }
+
+    private static StoredResource raw(String key, int length, Random random) {
+        byte[] value = new byte[length];
+        random.nextBytes(value);
+        return StoredResource.of(key, value, new ResourceSummary(1, SyncStatus.Synced, false), DECODER);
     }
 
     @Test

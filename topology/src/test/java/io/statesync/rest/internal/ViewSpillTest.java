@@ -1,0 +1,91 @@
+package io.statesync.rest.internal;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.statesync.avro.SyncStatus;
+import io.statesync.topology.ResourceSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class ViewSpillTest {
+
+    private static final StoredResource.Decoder DECODER = ViewSnapshotTest.DECODER;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldBeDueOnlyPastTheThresholdAndAnIntervalAfterTheViewCaughtUp() {
+        ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 1_000);
+        StoredResource a = resource("a", 60);
+        spill.changed(null, a);
+        spill.loaded(10_000);
+        assertThat(spill.due(20_000)).as("60 of 100 bytes").isFalse();
+
+        spill.changed(null, resource("b", 60));
+        assertThat(spill.heapBytes()).isEqualTo(120);
+        assertThat(spill.due(10_500)).as("within the interval after the load").isFalse();
+        assertThat(spill.due(11_000)).isTrue();
+
+        spill.changed(a, resource("a", 10));
+        assertThat(spill.heapBytes()).as("a replaced value no longer counts").isEqualTo(70);
+        assertThat(spill.due(11_000)).isFalse();
+        spill.close();
+    }
+
+    @Test
+    void shouldHandBackTheWrittenResourcesMappedFromTheFileInTheSameOrder() throws Exception {
+        Path file = dir.resolve("v.snapshot");
+        ViewSpill spill = new ViewSpill(store(file), 1, 0);
+        StoredResource[] sorted = {resource("a", 30), resource("b", 40), resource("c", 50)};
+        for (StoredResource r : sorted) {
+            spill.changed(null, r);
+        }
+        assertThat(spill.due(0)).isTrue();
+
+        spill.start(new long[] {3}, sorted, 0);
+        assertThat(spill.due(0)).as("one write at a time").isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.isRegularFile(file) && peek(spill) != null);
+        ViewSpill.Spilled done = last;
+        for (int i = 0; i < sorted.length; i++) {
+            assertThat(done.mapped()[i].isMapped()).isTrue();
+            assertThat(done.mapped()[i].key()).isSameAs(sorted[i].key());
+            assertThat(done.mapped()[i].bytes()).isEqualTo(sorted[i].bytes());
+            spill.mappedIn(done.written()[i]);
+        }
+        assertThat(spill.heapBytes()).isZero();
+        // The file now holds 120 bytes: the heap must reach a quarter of that, not only the threshold, to write again.
+        spill.changed(null, resource("d", 20));
+        assertThat(spill.due(0)).isFalse();
+        spill.changed(null, resource("e", 20));
+        assertThat(spill.due(0)).isTrue();
+        assertThat(spill.close()).isTrue();
+    }
+
+    private ViewSpill.Spilled last;
+
+    private ViewSpill.Spilled peek(ViewSpill spill) {
+        ViewSpill.Spilled done = spill.finished();
+        if (done != null) {
+            last = done;
+        }
+        return last;
+    }
+
+    private static ViewSnapshotStore store(Path file) {
+        return new ViewSnapshotStore(file, "statesync.resources", 3_600_000L,
+            () -> new ResourceHub.TopicFacts("topic-id", 86_400_000L), DECODER);
+    }
+
+    /** A resource whose stored value is {@code length} bytes (the spill never decodes it). */
+    private static StoredResource resource(String name, int length) {
+        byte[] value = new byte[length];
+        value[0] = (byte) name.charAt(0);
+        return StoredResource.of("WebApp/ns/" + name, value, new ResourceSummary(1, SyncStatus.Synced, false), DECODER);
+    }
+}

@@ -98,6 +98,8 @@ public final class ResourceHub implements AutoCloseable {
     private final ViewSnapshotStore snapshots;
     private final ViewSpill spill;
     private volatile int restoredFromSnapshot;
+    /** The bytes of values in the snapshot the view started from; the poller's own. */
+    private long snapshotValueBytes;
 
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceHub(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
@@ -155,7 +157,7 @@ public final class ResourceHub implements AutoCloseable {
                 }
                 if (!ready && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
                     finishLoad(loadStart);
-                    spill.loaded(System.currentTimeMillis());
+                    spill.loaded(System.currentTimeMillis(), snapshotValueBytes);
                     ready = true;
                 }
                 if (ready) {
@@ -214,6 +216,7 @@ public final class ResourceHub implements AutoCloseable {
         // One put each: putAll presizes for the incoming count again and doubled the already presized table (1M keys).
         for (StoredResource r : tree.values()) {
             byKey.put(r.key(), r);
+            snapshotValueBytes += r.valueLength();
         }
         lock.lock();
         try {

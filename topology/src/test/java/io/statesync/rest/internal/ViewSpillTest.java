@@ -24,7 +24,7 @@ class ViewSpillTest {
         ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 1_000);
         StoredResource a = resource("a", 60);
         spill.changed(null, a);
-        spill.loaded(10_000);
+        spill.loaded(10_000, 0);
         assertThat(spill.due(20_000)).as("60 of 100 bytes").isFalse();
 
         spill.changed(null, resource("b", 60));
@@ -35,6 +35,17 @@ class ViewSpillTest {
         spill.changed(a, resource("a", 10));
         assertThat(spill.heapBytes()).as("a replaced value no longer counts").isEqualTo(70);
         assertThat(spill.due(11_000)).isFalse();
+        spill.close();
+    }
+
+    @Test
+    void shouldCountTheSnapshotTheViewStartedFromAgainstTheNextWrite() {
+        ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 0);
+        spill.loaded(0, 1_000);
+        spill.changed(null, resource("a", 200));
+        assertThat(spill.due(0)).as("200 bytes on the heap against 1,000 in the file").isFalse();
+        spill.changed(null, resource("b", 50));
+        assertThat(spill.due(0)).isTrue();
         spill.close();
     }
 

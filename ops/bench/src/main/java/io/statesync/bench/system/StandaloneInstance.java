@@ -1,11 +1,14 @@
 package io.statesync.bench.system;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,13 +115,13 @@ final class StandaloneInstance implements AutoCloseable {
         String cont = "";
         do {
             URI page = URI.create("http://127.0.0.1:" + port + "/api/v1/resources?limit=5000"
-                + (cont.isEmpty() ? "" : "&continue=" + java.net.URLEncoder.encode(cont, java.nio.charset.StandardCharsets.UTF_8)));
-            HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(page).build(), HttpResponse.BodyHandlers.ofInputStream());
+                + (cont.isEmpty() ? "" : "&continue=" + URLEncoder.encode(cont, StandardCharsets.UTF_8)));
+            HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(page).build(), HttpResponse.BodyHandlers.ofInputStream());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("list answered " + r.statusCode());
             }
             JsonNode body;
-            try (java.io.InputStream in = r.body()) {
+            try (InputStream in = r.body()) {
                 body = json.readTree(in);
             }
             read += body.path("items").size();

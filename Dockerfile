@@ -21,14 +21,16 @@ RUN groupadd --system --gid 10001 statesync \
     && useradd --system --uid 10001 --gid statesync --home-dir /var/lib/statesync --create-home --shell /usr/sbin/nologin statesync
 COPY --from=build /src/ops/dist/target/statesync/ /opt/statesync/
 # bin/statesync passes JAVA_OPTS to the JVM: size the heap from the container's memory limit, and let the
-# orchestrator restart a JVM that ran out of memory rather than keep a half-working one.
+# orchestrator restart a JVM that ran out of memory rather than keep a half-working one. Half the limit, not more:
+# RocksDB and the JVM's own memory take about 0.45 GB beside the heap, and the REST view's values live in its mapped
+# snapshot file, whose page cache the limit counts too (at 1M resources: 0.5 GB live heap, a 0.55-0.65 GB file).
 # STATESYNC_CDS_DIR: the class-data archive that bin/statesync writes at the first clean stop and maps at every
 # later start (docs/operations.md, AppCDS), on the volume so that it outlives the container.
 ENV STATESYNC_STATE_DIR=/var/lib/statesync/streams \
     STATESYNC_CDS_DIR=/var/lib/statesync/cds \
     STATESYNC_HTTP_PORT=8080 \
     STATESYNC_LOG_FORMAT=json \
-    JAVA_OPTS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+    JAVA_OPTS="-XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError"
 WORKDIR /var/lib/statesync
 # State stores (RocksDB) live on a volume: keep it across restarts for a fast start.
 VOLUME ["/var/lib/statesync"]

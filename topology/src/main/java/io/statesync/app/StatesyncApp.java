@@ -68,7 +68,8 @@ public final class StatesyncApp implements AutoCloseable {
         try (StartupSteps steps = new StartupSteps()) {
             var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));
             var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
-            steps.run("bind JVM metrics", this::bindJvmMetrics);
+            // Off the path to the streams' start, which the JVM's meters (GC listeners, class and thread counts) do not need.
+            var jvmMetrics = steps.async("bind JVM metrics", this::bindJvmMetrics);
             rest = new RestServer(config, this, registry);
             var bound = bindRestAndCreateStreams(steps, topology);
             var restClients = steps.after(CompletableFuture.allOf(bound, topicsReady), "start REST clients", rest::startClients);
@@ -77,6 +78,7 @@ public final class StatesyncApp implements AutoCloseable {
             // The streams read the policies as they start, and must not start on topics that failed their check.
             StartupSteps.join(seeded);
             StartupSteps.join(restClients);
+            StartupSteps.join(jvmMetrics);
             steps.run("start streams", streams::start);
             rest.streamsStarted(streams);
             LOG.info("statesync started in {} ms; the streams are now {}", steps.elapsedMillis(), streams.state());

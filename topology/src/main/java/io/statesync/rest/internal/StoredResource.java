@@ -19,9 +19,10 @@ import io.statesync.topology.ResourceSummary;
  * some 55 strings and 8 maps) against about 0.4 KB on the wire, so a view of 1M resources held 5.4 GB. A read
  * decodes in microseconds, and the rendered JSON of hot objects is cached ({@link RenderedJsonCache}).
  *
- * <p>The bytes are either an array on the heap (read from the topic) or a range of the memory-mapped view snapshot the
- * view started from ({@link ViewSnapshot}): a million resources restored from a snapshot then cost the heap nothing for
- * their values, and the start neither copies 0.5 GB nor makes the collector move it.
+ * <p>The bytes are either an array on the heap (read from the topic) or a range of a memory-mapped view snapshot: the
+ * one the view started from ({@link ViewSnapshot}) or the last one it wrote while running ({@link ViewSpill}). A
+ * million resources then cost the heap nothing for their values, and a start neither copies 0.5 GB nor makes the
+ * collector move it.
  */
 public abstract class StoredResource {
 

@@ -396,8 +396,8 @@ public final class RestServer {
     }
 
     public String advertisedServer() {
-        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
-        return explicit.isEmpty() ? config.getString(AppConfig.HTTP_HOST) + ":" + port() : explicit;
+        String configured = advertisedServerFromConfig();
+        return configured != null ? configured : config.getString(AppConfig.HTTP_HOST) + ":" + port();
     }
 
     /**

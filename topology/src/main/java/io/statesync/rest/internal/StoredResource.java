@@ -79,7 +79,9 @@ public abstract class StoredResource {
     abstract int valueLength();
 
     /** Whether the value lives in a mapped snapshot rather than on the heap. */
-    abstract boolean isMapped();
+    boolean isMapped() {
+        return region() != null;
+    }
 
     /** The snapshot file a mapped value lies in, and where: so that a new snapshot copies it file to file; else null. */
     abstract MappedRegion region();
@@ -157,11 +159,6 @@ public abstract class StoredResource {
         }
 
         @Override
-        boolean isMapped() {
-            return false;
-        }
-
-        @Override
         MappedRegion region() {
             return null;
         }
@@ -201,11 +198,6 @@ public abstract class StoredResource {
         @Override
         int valueLength() {
             return length;
-        }
-
-        @Override
-        boolean isMapped() {
-            return true;
         }
 
         @Override

@@ -314,15 +314,7 @@ public final class ViewSnapshot {
 
         void putBytes(byte[] b) throws IOException {
             putInt(b.length);
-            if (b.length > buf.capacity()) {
-                flush();
-                ByteBuffer whole = ByteBuffer.wrap(b);
-                while (whole.hasRemaining()) {
-                    ch.write(whole);
-                }
-            } else {
-                room(b.length).put(b);
-            }
+            putValue(ByteBuffer.wrap(b));
         }
 
         /** {@code length} bytes of {@code from}'s file from {@code position}, copied by the kernel after what is buffered. */

@@ -2,10 +2,11 @@ package io.statesync.rest.internal;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.IntFunction;
 
 /**
  * Sorts resources by key, in {@link String#compareTo} order, for the view's one-time build after reading the whole
- * resources topic.
+ * resources topic when {@link LoadSorter} could not do it; that class shares the packing and the radix passes.
  *
  * <p>Why not {@code Arrays.sort} by {@link StoredResource#key()}: each of its twenty-odd million comparisons at 1M
  * resources follows three references (resource, string, its bytes) into a heap of 600 MB where every key sits next to
@@ -20,10 +21,10 @@ import java.util.Comparator;
 public final class KeyOrder {
 
     /** How many key characters the three longs hold. */
-    private static final int PACKED_CHARS = 24;
-    private static final int WORDS = PACKED_CHARS / Long.BYTES;
+    static final int PACKED_CHARS = 24;
+    static final int WORDS = PACKED_CHARS / Long.BYTES;
     /** How many keys suggest the shared prefix. */
-    private static final int PREFIX_SAMPLE = 1024;
+    static final int PREFIX_SAMPLE = 1024;
     private static final long[] NOT_SHARED = new long[0];
     private static final Comparator<StoredResource> BY_KEY = Comparator.comparing(StoredResource::key);
 
@@ -52,7 +53,7 @@ public final class KeyOrder {
             Arrays.sort(resources, BY_KEY);
             return;
         }
-        int[] order = radixOrder(words, n);
+        int[] order = radixOrder(words, n, n);
         StoredResource[] input = resources.clone();
         for (int i = 0; i < n; i++) {
             resources[i] = input[order[i]];
@@ -62,10 +63,15 @@ public final class KeyOrder {
 
     /** The length of the prefix that the first {@code count} keys have in common. */
     static int sharedPrefix(StoredResource[] resources, int count) {
-        String first = resources[0].key();
+        return sharedPrefix(i -> resources[i].key(), count);
+    }
+
+    /** The length of the prefix that keys 0 to {@code count - 1} have in common; {@code count} must be at least 1. */
+    static int sharedPrefix(IntFunction<String> keyAt, int count) {
+        String first = keyAt.apply(0);
         int shared = first.length();
         for (int i = 1; i < count && shared > 0; i++) {
-            String key = resources[i].key();
+            String key = keyAt.apply(i);
             int n = Math.min(shared, key.length());
             int j = 0;
             while (j < n && key.charAt(j) == first.charAt(j)) {
@@ -89,24 +95,38 @@ public final class KeyOrder {
             if (!key.regionMatches(0, first, 0, from)) {
                 return NOT_SHARED;
             }
-            int end = Math.min(key.length(), from + PACKED_CHARS);
-            for (int at = from; at < end; at++) {
-                char ch = key.charAt(at);
-                if (ch > 0xFF) {
-                    return null;
-                }
-                int pos = at - from;
-                words[(pos >>> 3) * n + i] |= (long) ch << (56 - 8 * (pos & 7));
+            if (!packKey(key, from, words, n, i)) {
+                return null;
             }
         }
         return words;
     }
 
     /**
-     * The indices in packed-byte order: one stable counting pass per byte, the last byte first. A byte that is the
-     * same in every key (padding, or a shared character past the prefix) orders nothing, and its pass is skipped.
+     * Packs the {@link #PACKED_CHARS} characters of {@code key} from {@code from} on into the words of item {@code i}
+     * (word {@code w} at {@code w * stride + i}, which must be zero); false, with the words part-written, when one of
+     * them is above Latin-1.
      */
-    private static int[] radixOrder(long[] words, int n) {
+    static boolean packKey(String key, int from, long[] words, int stride, int i) {
+        int end = Math.min(key.length(), from + PACKED_CHARS);
+        for (int at = from; at < end; at++) {
+            char ch = key.charAt(at);
+            if (ch > 0xFF) {
+                return false;
+            }
+            int pos = at - from;
+            words[(pos >>> 3) * stride + i] |= (long) ch << (56 - 8 * (pos & 7));
+        }
+        return true;
+    }
+
+    /**
+     * The indices of the first {@code n} items (word {@code w} of item {@code i} at {@code w * stride + i}) in
+     * packed-byte order: one stable counting pass per byte, the last byte first, so items with equal bytes keep their
+     * index order. A byte that is the same in every key (padding, or a shared character past the prefix) orders
+     * nothing, and its pass is skipped.
+     */
+    static int[] radixOrder(long[] words, int n, int stride) {
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -114,7 +134,7 @@ public final class KeyOrder {
         int[] spare = new int[n];
         int[] counts = new int[257];
         for (int pos = PACKED_CHARS - 1; pos >= 0; pos--) {
-            int base = (pos >>> 3) * n;
+            int base = (pos >>> 3) * stride;
             int shift = 56 - 8 * (pos & 7);
             Arrays.fill(counts, 0);
             for (int i = 0; i < n; i++) {
@@ -161,9 +181,9 @@ public final class KeyOrder {
         }
     }
 
-    private static boolean samePacked(long[] words, int n, int a, int b) {
+    static boolean samePacked(long[] words, int stride, int a, int b) {
         for (int w = 0; w < WORDS; w++) {
-            if (words[w * n + a] != words[w * n + b]) {
+            if (words[w * stride + a] != words[w * stride + b]) {
                 return false;
             }
         }

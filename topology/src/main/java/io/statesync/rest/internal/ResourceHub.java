@@ -92,6 +92,8 @@ public final class ResourceHub implements AutoCloseable {
      * the view began from a snapshot (whose resources come in key order, so the tree is built without a sort).
      */
     private boolean treeLive;
+    /** Until the first catch-up ends without a snapshot: its records, for building {@link #current} once; or null. */
+    private LoadSorter loadSorter;
     /** Set when the poll loop died: the view may then be behind its positions, and is not written as a snapshot. */
     private volatile boolean failed;
     /** Null when snapshots are disabled. */
@@ -197,6 +199,8 @@ public final class ResourceHub implements AutoCloseable {
         ViewSnapshot.Loaded snapshot = snapshots == null ? null : snapshots.load(begin, end);
         if (snapshot != null) {
             startFrom(parts, snapshot);
+        } else {
+            loadSorter = LoadSorter.forRecords(records);
         }
         return parts;
     }
@@ -252,13 +256,15 @@ public final class ResourceHub implements AutoCloseable {
             map.put(key, res);
         }
         spill.changed(previous, res);
-        // Until the first catch-up ends only the hash map is kept; the tree is then built from it once (finishLoad).
+        // Until the first catch-up ends only the hash map is kept; the tree is then built once (finishLoad).
         if (treeLive) {
             if (res == null) {
                 current.remove(key);
             } else {
                 current.put(key, res);
             }
+        } else if (loadSorter != null && (res != null || previous != null) && !loadSorter.add(key, res)) {
+            loadSorter = null;
         }
         if (res == null && previous == null) {
             return;
@@ -278,12 +284,12 @@ public final class ResourceHub implements AutoCloseable {
      * order the partitions deliver them, cost 1.9 s of tree walks and rebalancing (with the hash map growing as it
      * went); sorted once and built in linear time, with the hash map sized ahead, 0.93 s ({@code ViewBuildBenchmark});
      * the sort itself then by packed key bytes ({@link KeyOrder}), which reaches each key once instead of at every
-     * comparison.
+     * comparison; and now from keys packed as they were read ({@link LoadSorter}), which reaches none.
      */
     private void finishLoad(long loadStart) {
         long sortStart = System.nanoTime();
         if (!treeLive) {
-            TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
+            TreeMap<String, StoredResource> tree = sortedLoad();
             lock.lock();
             try {
                 current = tree;
@@ -295,6 +301,20 @@ public final class ResourceHub implements AutoCloseable {
         long now = System.nanoTime();
         LOG.info("Resource view loaded: {} resources ({} from the snapshot) and {} changes read in {} ms (sorting them took {} ms)",
             byKey.size(), restoredFromSnapshot, nextSeq, (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
+    }
+
+    /** The tree of the first catch-up: from the records as they were read, else by sorting the hash map's values. */
+    private TreeMap<String, StoredResource> sortedLoad() {
+        TreeMap<String, StoredResource> tree = loadSorter == null ? null : loadSorter.tree();
+        loadSorter = null;
+        if (tree != null && tree.size() == byKey.size()) {
+            return tree;
+        }
+        if (tree != null) {
+            LOG.warn("The resource view's sorted load holds {} resources but its map {}; sorting the map instead",
+                tree.size(), byKey.size());
+        }
+        return SortedRun.treeOf(byKey.values());
     }
 
     /** Swaps in the values of a finished snapshot write, and starts the next write when one is due. */

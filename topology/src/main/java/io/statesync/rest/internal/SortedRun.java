@@ -18,7 +18,10 @@ import java.util.TreeMap;
  */
 public final class SortedRun extends AbstractMap<String, StoredResource> implements SortedMap<String, StoredResource> {
 
+    /** Null when the keys are read from the resources; otherwise {@code keys[i]} is {@code byKey[i].key()}. */
+    private final String[] keys;
     private final StoredResource[] byKey;
+    private final int size;
 
     /**
      * A new tree of {@code resources} (one per key, in any order): sorted once ({@link KeyOrder}), then built in linear
@@ -52,7 +55,17 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
 
     /** {@code byKey} must be sorted by {@link StoredResource#key()} with no key twice; it is not copied. */
     SortedRun(StoredResource[] byKey) {
+        this(null, byKey, byKey.length);
+    }
+
+    /**
+     * The first {@code size} resources of {@code byKey}, with their keys at the same index of {@code keys}: a caller
+     * that holds the keys in an array spares the build a visit to every resource, scattered over the heap.
+     */
+    SortedRun(String[] keys, StoredResource[] byKey, int size) {
+        this.keys = keys;
         this.byKey = byKey;
+        this.size = size;
     }
 
     @Override
@@ -62,7 +75,7 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
 
     @Override
     public int size() {
-        return byKey.length;
+        return size;
     }
 
     @Override
@@ -70,7 +83,7 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
         return new AbstractSet<>() {
             @Override
             public int size() {
-                return byKey.length;
+                return size;
             }
 
             @Override
@@ -80,16 +93,16 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
 
                     @Override
                     public boolean hasNext() {
-                        return next < byKey.length;
+                        return next < size;
                     }
 
                     @Override
                     public Map.Entry<String, StoredResource> next() {
-                        if (next == byKey.length) {
+                        if (next == size) {
                             throw new NoSuchElementException();
                         }
-                        StoredResource r = byKey[next++];
-                        return Map.entry(r.key(), r);
+                        int i = next++;
+                        return Map.entry(keyAt(i), byKey[i]);
                     }
                 };
             }
@@ -98,19 +111,23 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
 
     @Override
     public String firstKey() {
-        return edge(0).key();
+        return edge(0);
     }
 
     @Override
     public String lastKey() {
-        return edge(byKey.length - 1).key();
+        return edge(size - 1);
     }
 
-    private StoredResource edge(int i) {
-        if (byKey.length == 0) {
+    private String edge(int i) {
+        if (size == 0) {
             throw new NoSuchElementException();
         }
-        return byKey[i];
+        return keyAt(i);
+    }
+
+    private String keyAt(int i) {
+        return keys == null ? byKey[i].key() : keys[i];
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.statesync.avro.SyncStatus;
 import io.statesync.rest.internal.KeyOrder;
+import io.statesync.rest.internal.LoadSorter;
 import io.statesync.rest.internal.SortedRun;
 import io.statesync.rest.internal.StoredResource;
 import io.statesync.topology.ResourceSummary;
@@ -28,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * How the REST view builds its key-ordered map while it reads {@code statesync.resources} at start: the baseline
  * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record, as the view did
  * before 6ab8f3c; {@code sortedOnce} fills a hash map sized ahead and builds the tree once at the end
- * ({@link SortedRun#treeOf}), as it does now. The records are the view's input: {@code records} keys in hash
+ * ({@link SortedRun#treeOf}), as it did before {@link LoadSorter}; {@code packedWhileRead} packs each key as it
+ * is read and builds the tree from those arrays ({@link LoadSorter}), as it does now. The records are the view's input: {@code records} keys in hash
  * (partition) order, 3% of them written twice, each a {@link StoredResource} allocated in that order with a value of
  * {@code valueBytes} beside it, as the view's heap holds them (a key's neighbours in memory are other partitions' keys
  * and their record values, not its neighbours in key order).
@@ -101,6 +103,20 @@ public class ViewBuildBenchmark {
             byKey.put(r.key(), r);
         }
         TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
+        return tree.size() + byKey.size();
+    }
+
+    @Benchmark
+    public int packedWhileRead() {
+        ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>(records);
+        LoadSorter sorter = LoadSorter.forRecords(records);
+        for (StoredResource r : input) {
+            StoredResource previous = byKey.get(r.key());
+            String key = previous == null ? r.key() : previous.key();
+            byKey.put(key, r);
+            sorter.add(key, r);
+        }
+        TreeMap<String, StoredResource> tree = sorter.tree();
         return tree.size() + byKey.size();
     }
 

@@ -24,7 +24,13 @@ import picocli.CommandLine.Option;
 @Command(name = "apply", mixinStandardHelpOptions = true, description = "Create or replace resources from a YAML or JSON file.")
 public final class ApplyCommand extends ClientCommand {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /**
+     * Built on first use: picocli creates every command to parse any command line, {@code run} included, and a YAML
+     * mapper built there put Jackson's classes on the way of every start.
+     */
+    private static final class Yaml {
+        static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
+    }
     private static final int BAR = 30;
 
     @Option(names = {"-f", "--filename"}, required = true, description = "YAML or JSON file; - reads standard input.")
@@ -85,7 +91,7 @@ public final class ApplyCommand extends ClientCommand {
     List<JsonNode> documents(String name) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (InputStream in = name.equals("-") ? System.in : Files.newInputStream(Path.of(name));
-             MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(in)) {
+             MappingIterator<JsonNode> it = Yaml.MAPPER.readerFor(JsonNode.class).readValues(in)) {
             while (it.hasNext()) {
                 JsonNode doc = it.next();
                 if (doc == null || doc.isNull() || doc.isMissingNode()) {

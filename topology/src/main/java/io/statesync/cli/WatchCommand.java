@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.cli.internal.ApiClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,8 +20,6 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "watch", mixinStandardHelpOptions = true, description = "Stream ADDED, MODIFIED and DELETED events.")
 public final class WatchCommand extends ClientCommand {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Mixin
     FilterOptions filters = new FilterOptions();
@@ -44,7 +41,7 @@ public final class WatchCommand extends ClientCommand {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
             if (resp.statusCode() != 200) {
                 String body = in.lines().reduce("", String::concat);
-                return fail("watch", new ApiClient.Response(resp.statusCode(), parse(body), body));
+                return fail("watch", new ApiClient.Response(resp.statusCode(), ApiClient.parse(body), body));
             }
             return follow(in);
         }
@@ -57,7 +54,12 @@ public final class WatchCommand extends ClientCommand {
             if (!line.startsWith("data: ")) {
                 continue;
             }
-            JsonNode event = MAPPER.readTree(line.substring(6));
+            JsonNode event = ApiClient.parse(line.substring(6));
+            if (event == null) {
+                err().println("error: watch ended: the server sent an event that is not JSON: " + line);
+                err().flush();
+                return StatesyncCli.EXIT_ERROR;
+            }
             String type = event.path("type").asText();
             if (type.equals("ERROR")) {
                 err().println("error: watch ended: " + event.path("object").path("message").asText());
@@ -86,13 +88,5 @@ public final class WatchCommand extends ClientCommand {
                 o.path("status").path("syncStatus").asText("-"), m.path("resourceVersion").asText()));
         }
         out().flush();
-    }
-
-    private static JsonNode parse(String body) {
-        try {
-            return MAPPER.readTree(body);
-        } catch (IOException e) {
-            return null;
-        }
     }
 }

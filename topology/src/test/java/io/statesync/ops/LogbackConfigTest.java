@@ -7,16 +7,22 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.status.StatusUtil;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import net.logstash.logback.encoder.LogstashEncoder;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
 
 /** The shipped logback.xml: text by default, JSON when asked, secrets masked in both. */
 class LogbackConfigTest {
@@ -58,6 +64,13 @@ class LogbackConfigTest {
     }
 
     @Test
+    void shouldBuildOnlyTheSelectedFormatsAppender() throws Exception {
+        assertThat(rootEncoders("text")).containsExactly(PatternLayoutEncoder.class);
+        assertThat(rootEncoders("yaml")).containsExactly(PatternLayoutEncoder.class);
+        assertThat(rootEncoders("json")).containsExactly(LogstashEncoder.class);
+    }
+
+    @Test
     void shouldFallBackToTextForAnUnknownFormat() throws Exception {
         String out = render("yaml", "Starting statesync");
         assertThat(out).doesNotStartWith("{").contains("io.statesync.test - Starting statesync");
@@ -79,12 +92,20 @@ class LogbackConfigTest {
         assertThat(out).contains("http://127.0.0.1:8080 and metrics at http://127.0.0.1:8080/metrics");
     }
 
-    /** Configures a private LoggerContext from the main logback.xml and returns what one INFO line prints. */
-    private static String render(String format, String message) throws Exception {
-        return render(format, message, Map.of());
+    /** The encoder classes of the root logger's appenders, as the main logback.xml configures them for {@code format}. */
+    private static List<Class<?>> rootEncoders(String format) throws Exception {
+        LoggerContext context = configured(format);
+        try {
+            List<Class<?>> encoders = new ArrayList<>();
+            context.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders().forEachRemaining(appender ->
+                encoders.add(((OutputStreamAppender<?>) appender).getEncoder().getClass()));
+            return encoders;
+        } finally {
+            context.stop();
+        }
     }
 
-    private static String render(String format, String message, Map<String, String> mdc) throws Exception {
+    private static LoggerContext configured(String format) throws Exception {
         URL config = LogbackConfigTest.class.getClassLoader().getResource("logback.xml");
         assertThat(config).as("logback.xml on the classpath").isNotNull();
         LoggerContext context = new LoggerContext();
@@ -94,16 +115,29 @@ class LogbackConfigTest {
         }
         JoranConfigurator configurator = new JoranConfigurator();
         configurator.setContext(context);
+        configurator.doConfigure(config);
+        return context;
+    }
+
+    /** Configures a private LoggerContext from the main logback.xml and returns what one INFO line prints. */
+    private static String render(String format, String message) throws Exception {
+        return render(format, message, Map.of());
+    }
+
+    private static String render(String format, String message, Map<String, String> mdc) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        LoggerContext context = null;
         try {
-            configurator.doConfigure(config);
+            context = configured(format);
             mdc.forEach(context.getMDCAdapter()::put);
             context.getLogger("io.statesync.test").info(message);
         } finally {
             System.setOut(original);
-            context.stop();
+            if (context != null) {
+                context.stop();
+            }
         }
         // A WARN would make Logback print its whole status at start-up, so the shipped config must have none.
         assertThat(new StatusUtil(context).getHighestLevel(0)).as("logback status: %s",

@@ -92,7 +92,8 @@ public final class ApiClient {
         return b;
     }
 
-    static JsonNode parse(String body) {
+    /** The JSON of {@code body}; null when it is blank or not JSON. */
+    public static JsonNode parse(String body) {
         if (body == null || body.isBlank()) {
             return null;
         }

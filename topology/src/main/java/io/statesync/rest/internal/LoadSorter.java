@@ -22,6 +22,8 @@ import java.util.TreeMap;
 public final class LoadSorter {
 
     private static final int WORDS = KeyOrder.WORDS;
+    /** The most records it takes on: 8M, 256 MB of arrays. */
+    static final int MAX_SLOTS = 1 << 23;
 
     private final int capacity;
     private String[] keys;
@@ -41,10 +43,14 @@ public final class LoadSorter {
         this.words = new long[WORDS * capacity];
     }
 
-    /** A sorter with room for {@code records} records and some slack; null when that many would not fit its arrays. */
+    /**
+     * A sorter with room for {@code records} records and some slack, or null above {@link #MAX_SLOTS}: its arrays take
+     * 32 bytes per record for the whole catch-up, and a topic whose cleaner lags may hold many records per key, while
+     * the sort of the hash map at the end needs about as much per key.
+     */
     public static LoadSorter forRecords(long records) {
         long capacity = records + records / 16 + 1024;
-        return capacity > Integer.MAX_VALUE / WORDS ? null : new LoadSorter((int) capacity);
+        return capacity > MAX_SLOTS ? null : new LoadSorter((int) capacity);
     }
 
     /**

@@ -79,6 +79,12 @@ class LoadSorterTest {
     }
 
     @Test
+    void shouldNotTakeOnMoreRecordsThanItsBound() {
+        assertThat(LoadSorter.forRecords(LoadSorter.MAX_SLOTS)).isNull();
+        assertThat(LoadSorter.forRecords(1_000)).isNotNull();
+    }
+
+    @Test
     void shouldGiveUpOnAKeyAboveLatin1() {
         LoadSorter sorter = LoadSorter.forRecords(2);
         sorter.add("k/n/\u4e2d", StoredResource.absent("k/n/\u4e2d"));

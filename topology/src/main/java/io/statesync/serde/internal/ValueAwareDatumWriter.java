@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import org.apache.avro.Schema;
 import org.apache.avro.io.Encoder;
@@ -50,7 +51,19 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
                 super.writeRecord(schema, datum, out);
             }
         } else if (kept == null || !kept.writeKept(schema, datum, out)) {
-            super.writeRecord(schema, datum, out);
+            if (datum instanceof Resource r && ResourceEncoder.writes(schema)) {
+                ResourceEncoder.write(r, out, this::writeRoot);
+            } else {
+                super.writeRecord(schema, datum, out);
+            }
+        }
+    }
+
+    /** A field's root Value, written as {@link #writeRecord} writes one. */
+    private void writeRoot(Value v, Encoder out) throws IOException {
+        Schema valueSchema = Value.getClassSchema();
+        if (!writeNode(valueSchema, v.getValue(), out)) {
+            super.writeRecord(valueSchema, v, out);
         }
     }
 
@@ -132,7 +145,7 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
         write(valueSchema, child, out);
     }
 
-    private static void writeText(CharSequence s, Encoder out) throws IOException {
+    static void writeText(CharSequence s, Encoder out) throws IOException {
         if (s instanceof Utf8 u) {
             out.writeString(u);
         } else {

@@ -71,22 +71,8 @@ final class ResourceEncoder {
     private static void writeStatus(ResourceStatus s, Encoder out, ValueWriter values) throws IOException {
         out.writeLong(s.getObservedGeneration());
         out.writeEnum(s.getSyncStatus().ordinal());
-        List<Condition> conditions = s.getConditions();
-        out.writeArrayStart();
-        out.setItemCount(conditions.size());
-        for (Condition c : conditions) {
-            out.startItem();
-            writeCondition(c, out);
-        }
-        out.writeArrayEnd();
-        List<FieldDiff> diff = s.getDiff();
-        out.writeArrayStart();
-        out.setItemCount(diff.size());
-        for (FieldDiff d : diff) {
-            out.startItem();
-            writeDiff(d, out, values);
-        }
-        out.writeArrayEnd();
+        writeList(s.getConditions(), ResourceEncoder::writeCondition, out);
+        writeList(s.getDiff(), (d, o) -> writeDiff(d, o, values), out);
         out.writeInt(s.getAttempts());
         writeCorrectionRef(s.getLastCorrection(), out);
         writeOptionalTime(s.getConvergedAt(), out);
@@ -165,11 +151,20 @@ final class ResourceEncoder {
     }
 
     private static void writeTextList(List<?> list, Encoder out) throws IOException {
+        writeList(list, ResourceEncoder::writeText, out);
+    }
+
+    /** Writes one item of an array. */
+    private interface ItemWriter<T> {
+        void write(T item, Encoder out) throws IOException;
+    }
+
+    private static <T> void writeList(List<T> items, ItemWriter<? super T> item, Encoder out) throws IOException {
         out.writeArrayStart();
-        out.setItemCount(list.size());
-        for (Object s : list) {
+        out.setItemCount(items.size());
+        for (T t : items) {
             out.startItem();
-            writeText(s, out);
+            item.write(t, out);
         }
         out.writeArrayEnd();
     }

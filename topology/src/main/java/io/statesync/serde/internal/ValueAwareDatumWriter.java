@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
-import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import org.apache.avro.Schema;
 import org.apache.avro.io.Encoder;
@@ -34,6 +33,8 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
     private volatile Schema checkedValueSchema;
     /** Encodings another serializer has just written, copied instead of encoding the same instance again; or null. */
     private final EncodedRecordMemo kept;
+    /** Made once: a method reference built at each record would be an allocation per record. */
+    private final RecordEncoders.ValueWriter rootWriter = this::writeRoot;
 
     public ValueAwareDatumWriter(Schema root, SpecificData data) {
         this(root, data, null);
@@ -51,9 +52,7 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
                 super.writeRecord(schema, datum, out);
             }
         } else if (kept == null || !kept.writeKept(schema, datum, out)) {
-            if (datum instanceof Resource r && ResourceEncoder.writes(schema)) {
-                ResourceEncoder.write(r, out, this::writeRoot);
-            } else {
+            if (!RecordEncoders.write(schema, datum, out, rootWriter)) {
                 super.writeRecord(schema, datum, out);
             }
         }

@@ -11,15 +11,21 @@ import java.util.SplittableRandom;
 
 import io.statesync.avro.Action;
 import io.statesync.avro.Condition;
+import io.statesync.avro.Correction;
 import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.DiffKind;
 import io.statesync.avro.FieldDiff;
+import io.statesync.avro.FieldOp;
+import io.statesync.avro.FieldOpType;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
+import io.statesync.avro.internal.ReconcileState;
 import io.statesync.testing.RandomValues;
+import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
@@ -27,20 +33,55 @@ import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ResourceEncoderTest {
+class RecordEncodersTest {
 
     @Test
-    void shouldBeWrittenForTheCurrentResourceSchema() {
-        // When this fails the schema changed: make ResourceEncoder write the new fields, then update the constant.
-        assertThat(SchemaNormalization.parsingFingerprint64(Resource.getClassSchema()))
-            .isEqualTo(ResourceEncoder.EXPECTED_FINGERPRINT);
-        assertThat(ResourceEncoder.writes(Resource.getClassSchema())).isTrue();
-        assertThat(ResourceEncoder.writes(ObjectMeta.getClassSchema())).isFalse();
+    void shouldBeWrittenForTheCurrentSchemas() {
+        // When this fails a schema changed: make RecordEncoders write the new fields, then update the constant.
+        assertThat(SchemaNormalization.parsingFingerprint64(Resource.getClassSchema())).isEqualTo(RecordEncoders.RESOURCE_FINGERPRINT);
+        assertThat(SchemaNormalization.parsingFingerprint64(Correction.getClassSchema())).isEqualTo(RecordEncoders.CORRECTION_FINGERPRINT);
+        assertThat(SchemaNormalization.parsingFingerprint64(ObservedState.getClassSchema()))
+            .isEqualTo(RecordEncoders.OBSERVED_STATE_FINGERPRINT);
+        assertThat(RecordEncoders.RESOURCE.accepts(Resource.getClassSchema())).isTrue();
+        assertThat(RecordEncoders.RESOURCE.accepts(ObjectMeta.getClassSchema())).isFalse();
+    }
+
+    @Test
+    void shouldAcceptTheEqualSchemaOfANestedRecord() {
+        Schema nested = ReconcileState.getClassSchema().getField("observed").schema().getTypes().get(1);
+        assertThat(nested).isNotSameAs(ObservedState.getClassSchema());
+
+        assertThat(RecordEncoders.OBSERVED_STATE.accepts(nested)).isTrue();
+        assertThat(RecordEncoders.OBSERVED_STATE.accepts(nested)).as("remembered").isTrue();
+        assertThat(RecordEncoders.CORRECTION.accepts(nested)).isFalse();
+    }
+
+    @Test
+    void shouldWriteTheBytesAvroWritesForRandomCorrectionsAndObservations() throws IOException {
+        SplittableRandom random = new SplittableRandom(13);
+        for (int i = 0; i < 300; i++) {
+            Correction c = randomCorrection(random);
+            assertThat(ours(c)).as("correction %d: %s", i, c).isEqualTo(avros(c));
+            ObservedState o = randomObservation(random);
+            assertThat(ours(o)).as("observation %d: %s", i, o).isEqualTo(avros(o));
+        }
+    }
+
+    @Test
+    void shouldWriteTheBytesAvroWritesForRandomStatesHoldingThem() throws IOException {
+        SplittableRandom random = new SplittableRandom(17);
+        for (int i = 0; i < 100; i++) {
+            ReconcileState st = ReconcileState.newBuilder().setResource(random.nextBoolean() ? null : randomResource(random))
+                .setObserved(random.nextBoolean() ? null : randomObservation(random))
+                .setLastCorrection(random.nextBoolean() ? null : randomCorrection(random)).build();
+            assertThat(ours(st)).as("state %d", i).isEqualTo(avros(st));
+        }
     }
 
     @Test
@@ -111,6 +152,35 @@ class ResourceEncoderTest {
         return Resource.newBuilder().setMetadata(meta).setSpec(RandomValues.node(random, 4)).setStatus(status).build();
     }
 
+    static Correction randomCorrection(SplittableRandom random) {
+        List<FieldOp> patch = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            patch.add(FieldOp.newBuilder().setOp(FieldOpType.values()[random.nextInt(FieldOpType.values().length)])
+                .setPath(random.nextBoolean() ? List.of() : List.of("spec", "f" + i))
+                .setValue(random.nextBoolean() ? null : RandomValues.node(random, 2)).build());
+        }
+        return Correction.newBuilder().setCommandId("c-" + random.nextInt()).setKind("WebApp").setNamespace("default")
+            .setName("n-" + random.nextInt(99)).setUid("u-" + random.nextInt())
+            .setAction(Action.values()[random.nextInt(Action.values().length)])
+            .setReason(Reason.values()[random.nextInt(Reason.values().length)]).setGeneration(random.nextLong(1, 99))
+            .setAttempt(random.nextInt(1, 9)).setPatch(patch).setDesiredSpec(random.nextBoolean() ? null : RandomValues.node(random, 3))
+            .setIssuedAt(time(random)).setDeadline(time(random)).build();
+    }
+
+    static ObservedState randomObservation(SplittableRandom random) {
+        List<Condition> conditions = new ArrayList<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            conditions.add(Condition.newBuilder().setType("Ready").setStatus("True").setReason("Up").setMessage("\u00e9 ok " + i)
+                .setLastTransitionTime(time(random)).setObservedGeneration(random.nextBoolean() ? null : 7L).build());
+        }
+        return ObservedState.newBuilder().setKind("WebApp").setNamespace("default").setName("n-" + random.nextInt(99))
+            .setUid(random.nextBoolean() ? null : "u-" + random.nextInt()).setObservedGeneration(random.nextLong(0, 99))
+            .setState(random.nextBoolean() ? null : RandomValues.node(random, 3))
+            .setStatus(random.nextBoolean() ? null : RandomValues.node(random, 2)).setConditions(conditions)
+            .setObservedAt(time(random)).setReporter("agent-" + random.nextInt(3))
+            .setAckCommandId(random.nextBoolean() ? null : "c-" + random.nextInt()).build();
+    }
+
     private static Map<String, String> texts(SplittableRandom random, String prefix) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = random.nextInt(4); i > 0; i--) {
@@ -123,7 +193,15 @@ class ResourceEncoderTest {
         return Instant.ofEpochMilli(random.nextLong(0, 4_000_000_000_000L));
     }
 
-    private static byte[] written(DatumWriter<Resource> writer, Resource r) throws IOException {
+    private static <T extends SpecificRecord> byte[] ours(T record) throws IOException {
+        return written(new ValueAwareDatumWriter<>(record.getSchema(), ClassResolvedUnionData.forClass(record.getClass())), record);
+    }
+
+    private static <T extends SpecificRecord> byte[] avros(T record) throws IOException {
+        return written(new SpecificDatumWriter<>(record.getSchema()), record);
+    }
+
+    private static <T> byte[] written(DatumWriter<T> writer, T r) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         BinaryEncoder enc = EncoderFactory.get().binaryEncoder(bytes, null);
         writer.write(r, enc);

@@ -38,9 +38,13 @@ final class RecordEncoders {
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 8112762339840931422L;
 
+    /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
+    interface ItemWriter<T> {
+        void write(T item, Encoder out) throws IOException;
+    }
+
     /** Writes the root {@link Value} of a field, as the datum writer does. */
-    interface ValueWriter {
-        void write(Value value, Encoder out) throws IOException;
+    interface ValueWriter extends ItemWriter<Value> {
     }
 
     /**
@@ -107,8 +111,8 @@ final class RecordEncoders {
         writeText(m.getUid(), out);
         writeText(m.getResourceVersion(), out);
         out.writeLong(m.getGeneration());
-        out.writeLong(m.getCreationTimestamp().toEpochMilli());
-        writeOptionalTime(m.getDeletionTimestamp(), out);
+        writeTime(m.getCreationTimestamp(), out);
+        writeOptional(m.getDeletionTimestamp(), RecordEncoders::writeTime, out);
         writeTextMap(m.getLabels(), out);
         writeTextMap(m.getAnnotations(), out);
         writeTextList(m.getFinalizers(), out);
@@ -120,9 +124,9 @@ final class RecordEncoders {
         writeList(s.getConditions(), RecordEncoders::writeCondition, out);
         writeList(s.getDiff(), (d, o) -> writeDiff(d, o, values), out);
         out.writeInt(s.getAttempts());
-        writeCorrectionRef(s.getLastCorrection(), out);
-        writeOptionalTime(s.getConvergedAt(), out);
-        writeOptionalTime(s.getLastObservedAt(), out);
+        writeOptional(s.getLastCorrection(), RecordEncoders::writeCorrectionRef, out);
+        writeOptional(s.getConvergedAt(), RecordEncoders::writeTime, out);
+        writeOptional(s.getLastObservedAt(), RecordEncoders::writeTime, out);
     }
 
     private static void writeCondition(Condition c, Encoder out) throws IOException {
@@ -130,22 +134,15 @@ final class RecordEncoders {
         writeText(c.getStatus(), out);
         writeText(c.getReason(), out);
         writeText(c.getMessage(), out);
-        out.writeLong(c.getLastTransitionTime().toEpochMilli());
-        Long generation = c.getObservedGeneration();
-        if (generation == null) {
-            out.writeIndex(0);
-            out.writeNull();
-        } else {
-            out.writeIndex(1);
-            out.writeLong(generation);
-        }
+        writeTime(c.getLastTransitionTime(), out);
+        writeOptional(c.getObservedGeneration(), (generation, o) -> o.writeLong(generation), out);
     }
 
     private static void writeDiff(FieldDiff d, Encoder out, ValueWriter values) throws IOException {
         writeTextList(d.getPath(), out);
         out.writeEnum(d.getKind().ordinal());
-        writeOptionalValue(d.getDesired(), out, values);
-        writeOptionalValue(d.getObserved(), out, values);
+        writeOptional(d.getDesired(), values, out);
+        writeOptional(d.getObserved(), values, out);
     }
 
     private static void writeCorrection(Correction c, Encoder out, ValueWriter values) throws IOException {
@@ -159,75 +156,54 @@ final class RecordEncoders {
         out.writeLong(c.getGeneration());
         out.writeInt(c.getAttempt());
         writeList(c.getPatch(), (op, o) -> writeFieldOp(op, o, values), out);
-        writeOptionalValue(c.getDesiredSpec(), out, values);
-        out.writeLong(c.getIssuedAt().toEpochMilli());
-        out.writeLong(c.getDeadline().toEpochMilli());
+        writeOptional(c.getDesiredSpec(), values, out);
+        writeTime(c.getIssuedAt(), out);
+        writeTime(c.getDeadline(), out);
     }
 
     private static void writeFieldOp(FieldOp op, Encoder out, ValueWriter values) throws IOException {
         out.writeEnum(op.getOp().ordinal());
         writeTextList(op.getPath(), out);
-        writeOptionalValue(op.getValue(), out, values);
+        writeOptional(op.getValue(), values, out);
     }
 
     private static void writeObservedState(ObservedState o, Encoder out, ValueWriter values) throws IOException {
         writeText(o.getKind(), out);
         writeText(o.getNamespace(), out);
         writeText(o.getName(), out);
-        writeOptionalText(o.getUid(), out);
+        writeOptional(o.getUid(), RecordEncoders::writeText, out);
         out.writeLong(o.getObservedGeneration());
-        writeOptionalValue(o.getState(), out, values);
-        writeOptionalValue(o.getStatus(), out, values);
+        writeOptional(o.getState(), values, out);
+        writeOptional(o.getStatus(), values, out);
         writeList(o.getConditions(), RecordEncoders::writeCondition, out);
-        out.writeLong(o.getObservedAt().toEpochMilli());
+        writeTime(o.getObservedAt(), out);
         writeText(o.getReporter(), out);
-        writeOptionalText(o.getAckCommandId(), out);
-    }
-
-    private static void writeOptionalText(CharSequence s, Encoder out) throws IOException {
-        if (s == null) {
-            out.writeIndex(0);
-            out.writeNull();
-        } else {
-            out.writeIndex(1);
-            writeText(s, out);
-        }
+        writeOptional(o.getAckCommandId(), RecordEncoders::writeText, out);
     }
 
     private static void writeCorrectionRef(CorrectionRef c, Encoder out) throws IOException {
-        if (c == null) {
-            out.writeIndex(0);
-            out.writeNull();
-            return;
-        }
-        out.writeIndex(1);
         writeText(c.getCommandId(), out);
         out.writeEnum(c.getAction().ordinal());
         out.writeEnum(c.getReason().ordinal());
         out.writeLong(c.getGeneration());
         out.writeInt(c.getAttempt());
-        out.writeLong(c.getIssuedAt().toEpochMilli());
-        out.writeLong(c.getDeadline().toEpochMilli());
+        writeTime(c.getIssuedAt(), out);
+        writeTime(c.getDeadline(), out);
     }
 
-    private static void writeOptionalValue(Value v, Encoder out, ValueWriter values) throws IOException {
-        if (v == null) {
+    /** A {@code [null, X]} union: its index, then {@code item} when there is one. */
+    private static <T> void writeOptional(T item, ItemWriter<? super T> writer, Encoder out) throws IOException {
+        if (item == null) {
             out.writeIndex(0);
             out.writeNull();
         } else {
             out.writeIndex(1);
-            values.write(v, out);
+            writer.write(item, out);
         }
     }
 
-    private static void writeOptionalTime(Instant t, Encoder out) throws IOException {
-        if (t == null) {
-            out.writeIndex(0);
-            out.writeNull();
-        } else {
-            out.writeIndex(1);
-            out.writeLong(t.toEpochMilli());
-        }
+    private static void writeTime(Instant t, Encoder out) throws IOException {
+        out.writeLong(t.toEpochMilli());
     }
 
     /** Typed loosely: a decoded record may hold {@link org.apache.avro.util.Utf8} where the generated type says String. */
@@ -244,11 +220,6 @@ final class RecordEncoders {
 
     private static void writeTextList(List<?> list, Encoder out) throws IOException {
         writeList(list, RecordEncoders::writeText, out);
-    }
-
-    /** Writes one item of an array. */
-    private interface ItemWriter<T> {
-        void write(T item, Encoder out) throws IOException;
     }
 
     private static <T> void writeList(List<T> items, ItemWriter<? super T> item, Encoder out) throws IOException {

@@ -15,13 +15,15 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
+import io.statesync.avro.internal.ReconcileState;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.Encoder;
 
 /**
- * Writes the records statesync encodes most (the {@link Resource}, the {@link Correction}, and the {@link ObservedState}
- * inside the per-key state) field by field, in the bytes Avro writes for them (a test compares them on random records).
+ * Writes the records statesync encodes most (the {@link Resource}, the {@link Correction}, the per-key
+ * {@link ReconcileState} and the {@link ObservedState} inside it) field by field, in the bytes Avro writes for them (a
+ * test compares them on random records).
  *
  * <p>Why: Avro writes each field through generic dispatch (field lookup, union resolution by class, logical-type
  * conversion of every timestamp), and its generated classes carry no {@code customEncode}, which Avro generates only for
@@ -37,6 +39,7 @@ final class RecordEncoders {
     static final long RESOURCE_FINGERPRINT = 5417775379938924695L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 8112762339840931422L;
+    static final long RECONCILE_STATE_FINGERPRINT = 8859022492198287165L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -45,6 +48,14 @@ final class RecordEncoders {
 
     /** Writes the root {@link Value} of a field, as the datum writer does. */
     interface ValueWriter extends ItemWriter<Value> {
+    }
+
+    /**
+     * Writes a nested record as the datum writer writes a record: a copy of bytes kept for it, this class, or Avro.
+     * The state goes through it for the records it holds, so that the Resource it has just published is copied.
+     */
+    interface RecordWriter {
+        void write(Schema schema, Object datum, Encoder out) throws IOException;
     }
 
     /**
@@ -80,13 +91,22 @@ final class RecordEncoders {
     static final Guard RESOURCE = new Guard(Resource.getClassSchema(), RESOURCE_FINGERPRINT);
     static final Guard CORRECTION = new Guard(Correction.getClassSchema(), CORRECTION_FINGERPRINT);
     static final Guard OBSERVED_STATE = new Guard(ObservedState.getClassSchema(), OBSERVED_STATE_FINGERPRINT);
+    static final Guard RECONCILE_STATE = new Guard(ReconcileState.getClassSchema(), RECONCILE_STATE_FINGERPRINT);
+
+    /** The state's fields that hold records: each is {@code [null, record]}. */
+    private static final int STATE_RESOURCE = 0;
+    private static final int STATE_OBSERVED = 1;
+    private static final int STATE_CORRECTION = 3;
 
     private RecordEncoders() {
     }
 
     /** Writes {@code datum} when this class has a writer for it and its schema; false, having written nothing, otherwise. */
-    static boolean write(Schema schema, Object datum, Encoder out, ValueWriter values) throws IOException {
-        if (datum instanceof Resource r && RESOURCE.accepts(schema)) {
+    static boolean write(Schema schema, Object datum, Encoder out, ValueWriter values, RecordWriter records)
+        throws IOException {
+        if (datum instanceof ReconcileState st && RECONCILE_STATE.accepts(schema)) {
+            writeState(schema, st, out, values, records);
+        } else if (datum instanceof Resource r && RESOURCE.accepts(schema)) {
             writeResource(r, out, values);
         } else if (datum instanceof Correction c && CORRECTION.accepts(schema)) {
             writeCorrection(c, out, values);
@@ -96,6 +116,38 @@ final class RecordEncoders {
             return false;
         }
         return true;
+    }
+
+    private static void writeState(Schema schema, ReconcileState st, Encoder out, ValueWriter values, RecordWriter records)
+        throws IOException {
+        writeNested(schema, STATE_RESOURCE, st.getResource(), out, records);
+        writeNested(schema, STATE_OBSERVED, st.getObserved(), out, records);
+        writeOptional(st.getLastApplied(), values, out);
+        writeNested(schema, STATE_CORRECTION, st.getLastCorrection(), out, records);
+        writeOptional(st.getLastCorrectionFingerprint(), RecordEncoders::writeText, out);
+        out.writeInt(st.getLastPlannedAttempt());
+        out.writeLong(st.getAttemptGeneration());
+        out.writeInt(st.getLastEmittedAttempt());
+        out.writeLong(st.getDesiredWrittenAt());
+        out.writeBoolean(st.getDesiredDeleted());
+        out.writeLong(st.getNextCheckAt());
+        out.writeLong(st.getLastResyncAt());
+        out.writeBoolean(st.getLastAppliedIsSpec());
+        out.writeBoolean(st.getObservedStateIsSpec());
+        out.writeBoolean(st.getLastCorrectionSpecIsApplied());
+        writeOptional(st.getUnpublishedResourceVersion(), RecordEncoders::writeText, out);
+    }
+
+    /** A {@code [null, record]} field of {@code schema}'s record, the record written with that field's own schema. */
+    private static void writeNested(Schema schema, int field, Object record, Encoder out, RecordWriter records)
+        throws IOException {
+        if (record == null) {
+            out.writeIndex(0);
+            out.writeNull();
+        } else {
+            out.writeIndex(1);
+            records.write(schema.getFields().get(field).schema().getTypes().get(1), record, out);
+        }
     }
 
     private static void writeResource(Resource r, Encoder out, ValueWriter values) throws IOException {

@@ -35,6 +35,7 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
     private final EncodedRecordMemo kept;
     /** Made once: a method reference built at each record would be an allocation per record. */
     private final RecordEncoders.ValueWriter rootWriter = this::writeRoot;
+    private final RecordEncoders.RecordWriter nestedWriter = this::writeRecord;
 
     public ValueAwareDatumWriter(Schema root, SpecificData data) {
         this(root, data, null);
@@ -52,7 +53,7 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
                 super.writeRecord(schema, datum, out);
             }
         } else if (kept == null || !kept.writeKept(schema, datum, out)) {
-            if (!RecordEncoders.write(schema, datum, out, rootWriter)) {
+            if (!RecordEncoders.write(schema, datum, out, rootWriter, nestedWriter)) {
                 super.writeRecord(schema, datum, out);
             }
         }

@@ -2,6 +2,8 @@ package io.statesync.serde.internal;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -106,16 +108,45 @@ class EncodedRecordMemoTest {
     }
 
     @Test
-    void shouldForgetEverythingWhenFull() throws IOException {
-        byte[] wire = wire(resource("1", "nginx:1.21"));
-        for (int i = 0; i < EncodedRecordMemo.CAPACITY; i++) {
+    void shouldKeepAnEntryForAGenerationOfLaterOnes() throws IOException {
+        Resource first = resource("1", "nginx:1.21");
+        byte[] wire = wire(first);
+        memo.remember(first, wire(resource("9", "other:2")));
+        for (int i = 0; i < 2 * EncodedRecordMemo.GENERATION - 1; i++) {
             memo.remember(resource("1", "nginx:1.21"), wire);
         }
-        assertThat(memo.size()).isEqualTo(EncodedRecordMemo.CAPACITY);
 
-        memo.remember(resource("1", "nginx:1.21"), wire);
+        assertThat(memo.size()).isEqualTo(2 * EncodedRecordMemo.GENERATION);
+        assertThat(roundTrip(state(first)).getResource()).as("still kept, so copied").isEqualTo(resource("9", "other:2"));
+    }
 
-        assertThat(memo.size()).isOne();
+    @Test
+    void shouldForgetTheOlderGenerationWhenTheNewerIsFull() throws IOException {
+        Resource first = resource("1", "nginx:1.21");
+        byte[] wire = wire(first);
+        memo.remember(first, wire(resource("9", "other:2")));
+        for (int i = 0; i < 2 * EncodedRecordMemo.GENERATION; i++) {
+            memo.remember(resource("1", "nginx:1.21"), wire);
+        }
+
+        assertThat(memo.size()).isEqualTo(EncodedRecordMemo.GENERATION + 1);
+        assertThat(roundTrip(state(first)).getResource()).as("forgotten, so encoded afresh").isEqualTo(first);
+    }
+
+    @Test
+    void shouldFindEachOfManyKeptInstances() throws IOException {
+        List<Resource> live = new ArrayList<>();
+        for (int i = 0; i < EncodedRecordMemo.GENERATION; i++) {
+            Resource r = resource(Integer.toString(i), "nginx:1.21");
+            live.add(r);
+            memo.remember(r, wire(resource(Integer.toString(i), "kept:" + i)));
+        }
+
+        for (int i = live.size() - 1; i >= 0; i--) {
+            assertThat(roundTrip(state(live.get(i))).getResource().getSpec())
+                .isEqualTo(Values.fromJava(Map.of("image", "kept:" + i)));
+        }
+        assertThat(memo.size()).as("each handed out once").isZero();
     }
 
     private byte[] encode(ReconcileState st) throws IOException {

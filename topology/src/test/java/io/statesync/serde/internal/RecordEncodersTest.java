@@ -48,6 +48,8 @@ class RecordEncodersTest {
         assertThat(SchemaNormalization.parsingFingerprint64(Correction.getClassSchema())).isEqualTo(RecordEncoders.CORRECTION_FINGERPRINT);
         assertThat(SchemaNormalization.parsingFingerprint64(ObservedState.getClassSchema()))
             .isEqualTo(RecordEncoders.OBSERVED_STATE_FINGERPRINT);
+        assertThat(SchemaNormalization.parsingFingerprint64(ReconcileState.getClassSchema()))
+            .isEqualTo(RecordEncoders.RECONCILE_STATE_FINGERPRINT);
         assertThat(RecordEncoders.RESOURCE.accepts(Resource.getClassSchema())).isTrue();
         assertThat(RecordEncoders.RESOURCE.accepts(ObjectMeta.getClassSchema())).isFalse();
     }
@@ -76,12 +78,25 @@ class RecordEncodersTest {
     @Test
     void shouldWriteTheBytesAvroWritesForRandomStatesHoldingThem() throws IOException {
         SplittableRandom random = new SplittableRandom(17);
-        for (int i = 0; i < 100; i++) {
-            ReconcileState st = ReconcileState.newBuilder().setResource(random.nextBoolean() ? null : randomResource(random))
-                .setObserved(random.nextBoolean() ? null : randomObservation(random))
-                .setLastCorrection(random.nextBoolean() ? null : randomCorrection(random)).build();
-            assertThat(ours(st)).as("state %d", i).isEqualTo(avros(st));
+        for (int i = 0; i < 300; i++) {
+            ReconcileState st = randomState(random);
+            assertThat(ours(st)).as("state %d: %s", i, st).isEqualTo(avros(st));
         }
+    }
+
+    @Test
+    void shouldCopyTheKeptResourceInsideAStateItWritesByHand() throws IOException {
+        Resource live = randomResource(new SplittableRandom(21));
+        Resource other = randomResource(new SplittableRandom(22));
+        EncodedRecordMemo memo = new EncodedRecordMemo(Resource.class);
+        memo.remember(live, EncodeBuffer.encode(1, new SpecificDatumWriter<>(Resource.class), other));
+        ReconcileState st = ReconcileState.newBuilder().setResource(live).build();
+
+        byte[] bytes = written(new ValueAwareDatumWriter<>(ReconcileState.getClassSchema(),
+            ClassResolvedUnionData.forClass(ReconcileState.class), memo), st);
+
+        assertThat(bytes).as("the kept bytes, not a fresh encoding")
+            .isEqualTo(avros(ReconcileState.newBuilder().setResource(other).build()));
     }
 
     @Test
@@ -179,6 +194,22 @@ class RecordEncodersTest {
             .setStatus(random.nextBoolean() ? null : RandomValues.node(random, 2)).setConditions(conditions)
             .setObservedAt(time(random)).setReporter("agent-" + random.nextInt(3))
             .setAckCommandId(random.nextBoolean() ? null : "c-" + random.nextInt()).build();
+    }
+
+    /** Every field of the state set or left out at random, the flags and counters included. */
+    static ReconcileState randomState(SplittableRandom random) {
+        return ReconcileState.newBuilder().setResource(random.nextBoolean() ? null : randomResource(random))
+            .setObserved(random.nextBoolean() ? null : randomObservation(random))
+            .setLastApplied(random.nextBoolean() ? null : RandomValues.node(random, 3))
+            .setLastCorrection(random.nextBoolean() ? null : randomCorrection(random))
+            .setLastCorrectionFingerprint(random.nextBoolean() ? null : "fp-\u00e9-" + random.nextInt())
+            .setLastPlannedAttempt(random.nextInt(-2, 1 << 20)).setAttemptGeneration(random.nextLong())
+            .setLastEmittedAttempt(random.nextInt()).setDesiredWrittenAt(random.nextLong(0, 1L << 42))
+            .setDesiredDeleted(random.nextBoolean()).setNextCheckAt(random.nextLong(-1, 1L << 42))
+            .setLastResyncAt(random.nextLong(0, 1L << 42)).setLastAppliedIsSpec(random.nextBoolean())
+            .setObservedStateIsSpec(random.nextBoolean()).setLastCorrectionSpecIsApplied(random.nextBoolean())
+            .setUnpublishedResourceVersion(random.nextBoolean() ? null : Integer.toString(random.nextInt(1 << 20)))
+            .build();
     }
 
     private static Map<String, String> texts(SplittableRandom random, String prefix) {

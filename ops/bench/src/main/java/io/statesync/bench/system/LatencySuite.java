@@ -44,8 +44,14 @@ public final class LatencySuite {
 
     enum Phase { DESIRED, DRIFT }
 
-    /** {@code issued}: from the intended send to the correction's issuedAt, i.e. before the commit makes it visible. */
-    record Result(Latencies latencies, Latencies issued, double achievedRate, long sent, long answered, long commitMs) {
+    /**
+     * {@code issued}: from the intended send to the correction's issuedAt, i.e. before the commit makes it visible.
+     * {@code cpuMicrosPerWrite}: CPU of the contender's threads (stream threads and its clients' network threads) from
+     * the first write to the end of the drain, per write sent: the cost that sets the rate it can hold, steadier than
+     * its latencies when comparing two builds.
+     */
+    record Result(Latencies latencies, Latencies issued, double achievedRate, long sent, long answered, long commitMs,
+                  double cpuMicrosPerWrite) {
         boolean sustained(double target) {
             return answered == sent && achievedRate >= 0.95 * target && latencies.p99() <= SUSTAINED_P99_MS;
         }
@@ -72,7 +78,7 @@ public final class LatencySuite {
             ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
         Table table = new Table(String.format("Latency (%s): %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
             CONTENDER, rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
-            "p50", "p99", "p99.9", "max", "issued p50", "issued p99");
+            "p50", "p99", "p99.9", "max", "issued p50", "issued p99", "CPU µs/write");
         Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
         row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
         for (Phase phase : Phase.values()) {
@@ -93,7 +99,8 @@ public final class LatencySuite {
         Latencies l = r.latencies();
         table.row(phase.name().toLowerCase(), guarantee, r.commitMs(), run, r.achievedRate(),
             String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max(),
-            r.issued().count() == 0 ? "" : r.issued().p50(), r.issued().count() == 0 ? "" : r.issued().p99());
+            r.issued().count() == 0 ? "" : r.issued().p50(), r.issued().count() == 0 ? "" : r.issued().p99(),
+            r.cpuMicrosPerWrite());
     }
 
     private static void medianRow(Table table, Phase phase, String guarantee, List<Result> results) {
@@ -101,7 +108,8 @@ public final class LatencySuite {
         table.row(phase.name().toLowerCase(), guarantee, results.get(0).commitMs(), "**median**",
             Stats.median(results.stream().map(Result::achievedRate).toList()), "",
             Latencies.median(l, Latencies::p50), Latencies.median(l, Latencies::p99), Latencies.median(l, Latencies::p999),
-            Latencies.median(l, Latencies::max), issuedMedian(results, Latencies::p50), issuedMedian(results, Latencies::p99));
+            Latencies.median(l, Latencies::max), issuedMedian(results, Latencies::p50), issuedMedian(results, Latencies::p99),
+            Stats.median(results.stream().map(Result::cpuMicrosPerWrite).toList()));
     }
 
     private static Object issuedMedian(List<Result> results, ToDoubleFunction<Latencies> field) {
@@ -175,10 +183,13 @@ public final class LatencySuite {
         OpenLoop schedule = new OpenLoop(target);
         PendingWrites pending = new PendingWrites(keys, schedule);
         OpenLoop.Done done;
+        String appId = config.getString(AppConfig.APPLICATION_ID);
+        long cpuAtStart;
         try (CorrectionTracker tracker = new CorrectionTracker(config, (c, arrived) -> answer(phase, pending, c, arrived)).start();
              KafkaProducer<String, byte[]> producer = Workload.latencyProducer(config)) {
             Serializer<DesiredState> ds = serdes.desired().serializer();
             Serializer<ObservedState> os = serdes.observed().serializer();
+            cpuAtStart = ClientCpu.nanos(appId);
             done = schedule.run(runSeconds, (i, due) -> {
                 int k = (int) (i % keys);
                 producer.send(phase == Phase.DESIRED
@@ -191,8 +202,10 @@ public final class LatencySuite {
                 Thread.sleep(20);
             }
         }
+        double cpuPerWrite = (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / Math.max(1, done.count());
         Latencies latencies = Latencies.of(pending.close(System.nanoTime()));
-        return new Result(latencies, Latencies.of(pending.issued()), done.rate(), done.count(), pending.answered(), config.getLong(AppConfig.COMMIT_INTERVAL_MS));
+        return new Result(latencies, Latencies.of(pending.issued()), done.rate(), done.count(), pending.answered(),
+            config.getLong(AppConfig.COMMIT_INTERVAL_MS), cpuPerWrite);
     }
 
     private static void answer(Phase phase, PendingWrites pending, Correction c, long arrived) {

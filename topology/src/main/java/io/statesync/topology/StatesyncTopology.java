@@ -110,6 +110,12 @@ public final class StatesyncTopology {
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(AppConfig.STATE_DIR));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(AppConfig.NUM_STANDBY_REPLICAS));
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProcessingExceptionHandler.class);
+        // The kinds store's processor too (Kafka Streams 5.0's default): an unexpected failure there is logged and
+        // skipped instead of ending the global thread; otherwise Streams warns at every start that it is off. Each
+        // stream thread's partition assignor builds its own StreamsConfig from the main consumer's settings, and
+        // warns again unless the key is there too.
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.mainConsumerPrefix(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), true);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR));
         // Not under "topic.": Streams would apply that to its internal topics' configs.
         p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());

@@ -89,11 +89,21 @@ public final class TopicManager {
     private NewTopic newTopic(String name) {
         String policy = topics.compacted().contains(name) ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
         Optional<Short> rf = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
-        return new NewTopic(name, Optional.of(partitions), rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy));
+        int count = isCoPartitioned(name) ? partitions : 1;
+        return new NewTopic(name, Optional.of(count), rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy));
+    }
+
+    /**
+     * Every topic but the kinds topic: it feeds a global table, which every instance reads whole, so its partition
+     * count is free. It is created with one, because the global thread restores a partition at a time before Kafka
+     * Streams' {@code start()} returns (and its consumer warned once per other partition at every start).
+     */
+    private boolean isCoPartitioned(String name) {
+        return !name.equals(topics.kinds());
     }
 
     private void createAll(List<NewTopic> missing) {
-        LOG.info("Creating topics {} with {} partitions", names(missing), partitions);
+        LOG.info("Creating topics {} with {} partitions ({} with 1)", names(missing), partitions, topics.kinds());
         try {
             admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -110,7 +120,7 @@ public final class TopicManager {
         Map<String, TopicDescription> described = await(admin.describeTopics(topics.all()).allTopicNames());
         List<String> problems = new ArrayList<>();
         described.forEach((name, d) -> {
-            if (d.partitions().size() != partitions) {
+            if (isCoPartitioned(name) && d.partitions().size() != partitions) {
                 problems.add(name + " has " + d.partitions().size() + " partitions, expected " + partitions
                     + " (all statesync topics must be co-partitioned; set topic.partitions to match or recreate the topic)");
             }

@@ -27,11 +27,13 @@ class TopicManagerIT {
 
     @Test
     void shouldCreateAllTopicsWithTheirCleanupPolicyAndPartitionCount(EmbeddedCluster cluster) throws Exception {
-        TopicNames topics = new TopicNames("tm-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        TopicNames topics = uniqueTopics();
         try (Admin admin = admin(cluster)) {
             new TopicManager(admin, topics, 3, (short) -1).ensureTopics(true);
             var described = admin.describeTopics(topics.all()).allTopicNames().get();
-            assertThat(described.values()).allSatisfy(d -> assertThat(d.partitions()).hasSize(3));
+            assertThat(described.values()).filteredOn(d -> !d.name().equals(topics.kinds()))
+                .hasSize(topics.all().size() - 1).allSatisfy(d -> assertThat(d.partitions()).hasSize(3));
+            assertThat(described.get(topics.kinds()).partitions()).as("a global table's topic").hasSize(1);
             ConfigResource desired = new ConfigResource(ConfigResource.Type.TOPIC, topics.desired());
             ConfigResource corrections = new ConfigResource(ConfigResource.Type.TOPIC, topics.corrections());
             var configs = admin.describeConfigs(List.of(desired, corrections)).all().get();
@@ -43,10 +45,9 @@ class TopicManagerIT {
 
     @Test
     void shouldFailFastWhenAnExistingTopicHasAnotherPartitionCount(EmbeddedCluster cluster) throws Exception {
-        TopicNames topics = new TopicNames("tm-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        TopicNames topics = uniqueTopics();
         try (Admin admin = admin(cluster)) {
-            admin.createTopics(List.of(new NewTopic(topics.observed(), Optional.of(2), Optional.empty())
-                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "compact")))).all().get();
+            createTopic(admin, topics.observed(), 2, "compact");
             assertThatThrownBy(() -> new TopicManager(admin, topics, 3, (short) -1).ensureTopics(true))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(topics.observed() + " has 2 partitions, expected 3");
@@ -54,11 +55,23 @@ class TopicManagerIT {
     }
 
     @Test
-    void shouldFailFastWhenACompactedTopicUsesDelete(EmbeddedCluster cluster) throws Exception {
-        TopicNames topics = new TopicNames("tm-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+    void shouldAcceptAKindsTopicWithAnyPartitionCount(EmbeddedCluster cluster) throws Exception {
+        TopicNames topics = uniqueTopics();
         try (Admin admin = admin(cluster)) {
-            admin.createTopics(List.of(new NewTopic(topics.resources(), Optional.of(3), Optional.empty())
-                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "delete")))).all().get();
+            createTopic(admin, topics.kinds(), 3, "compact");
+
+            new TopicManager(admin, topics, 2, (short) -1).ensureTopics(true);
+
+            assertThat(admin.describeTopics(List.of(topics.kinds())).allTopicNames().get().get(topics.kinds())
+                .partitions()).hasSize(3);
+        }
+    }
+
+    @Test
+    void shouldFailFastWhenACompactedTopicUsesDelete(EmbeddedCluster cluster) throws Exception {
+        TopicNames topics = uniqueTopics();
+        try (Admin admin = admin(cluster)) {
+            createTopic(admin, topics.resources(), 3, "delete");
             assertThatThrownBy(() -> new TopicManager(admin, topics, 3, (short) -1).ensureTopics(true))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(topics.resources() + " has cleanup.policy=delete, expected compact");
@@ -67,10 +80,19 @@ class TopicManagerIT {
 
     @Test
     void shouldRefuseToStartWhenTopicsAreMissingAndCreationIsOff(EmbeddedCluster cluster) {
-        TopicNames topics = new TopicNames("tm-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        TopicNames topics = uniqueTopics();
         try (Admin admin = admin(cluster)) {
             assertThatThrownBy(() -> new TopicManager(admin, topics, 3, (short) -1).ensureTopics(false))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("topic.create=false");
         }
+    }
+
+    private static TopicNames uniqueTopics() {
+        return new TopicNames("tm-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+    }
+
+    private static void createTopic(Admin admin, String name, int partitions, String cleanupPolicy) throws Exception {
+        admin.createTopics(List.of(new NewTopic(name, Optional.of(partitions), Optional.empty())
+            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, cleanupPolicy)))).all().get();
     }
 }

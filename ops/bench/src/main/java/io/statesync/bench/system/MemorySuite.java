@@ -131,6 +131,7 @@ public final class MemorySuite {
             // Ready also means the REST resource view has read every Resource, which lives on the heap.
             app.awaitReady(Duration.ofMinutes(10));
             double ready = (System.nanoTime() - start) / 1e9;
+            System.err.printf("    ready after %.2f s, with %.2f CPU s used: %s%n", ready, app.cpuSeconds(), app.cpuByThread(14));
             // The instance's own account of its start, which its log (deleted with the run) holds.
             try (var lines = Files.lines(log)) {
                 lines.filter(l -> l.contains("Resource view loaded") || l.contains("statesync started in") || l.contains("Start-up step")

@@ -13,10 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -53,7 +56,8 @@ final class StandaloneInstance implements AutoCloseable {
         if (launcher != null) {
             cmd.addAll(List.of(launcher.toString(), "run"));
             pb.environment().put("JAVA_OPTS", String.join(" ", jvmOptions));
-            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            // Another JDK for the instances only (-Dstatesync.bench.standalone.java.home), to compare runtimes.
+            pb.environment().put("JAVA_HOME", System.getProperty("statesync.bench.standalone.java.home", System.getProperty("java.home")));
             pb.environment().put("STATESYNC_CDS_DIR", cdsDir.toString());
             pb.environment().put("STATESYNC_CDS", System.getProperty("statesync.bench.standalone.cds", "auto"));
         } else {
@@ -140,6 +144,29 @@ final class StandaloneInstance implements AutoCloseable {
     /** The first {@code lines} lines of {@code jcmd GC.class_histogram}: which classes hold the heap. */
     String heapHistogram(int lines) throws Exception {
         return jcmd("GC.class_histogram").lines().limit(lines).collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    /** CPU seconds the instance has used so far (user + system, from /proc/<pid>/stat), to tell a start that waits from one that computes. */
+    double cpuSeconds() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
+        // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+    }
+
+    /** CPU seconds per thread name (as the kernel truncates it, 15 characters), largest first: where a start's CPU went. */
+    String cpuByThread(int top) throws IOException {
+        Map<String, Double> byName = new HashMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = Files.readString(task.resolve("stat"));
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "#");
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                byName.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0, Double::sum);
+            }
+        }
+        return byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(top)
+            .map(e -> String.format("%s %.2f", e.getKey(), e.getValue())).collect(Collectors.joining(", "));
     }
 
     /** A field of /proc/<pid>/status in MB: VmRSS (now), VmHWM (peak), RssFile (file-backed pages, mapped files). */

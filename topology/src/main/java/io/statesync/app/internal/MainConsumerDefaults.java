@@ -22,7 +22,7 @@ public final class MainConsumerDefaults {
 
     /** Adds the heartbeat interval to {@code streamsProps} unless it is set for the main consumer or all consumers. */
     public static void applyTo(Properties streamsProps) {
-        String key = ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG;
-        ConsumerDefaults.putUnlessSet(streamsProps, StreamsConfig.mainConsumerPrefix(key), key, HEARTBEAT_INTERVAL_MS);
+        ClientDefaults.putUnlessSet(streamsProps, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MS,
+            StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
     }
 }

@@ -22,10 +22,7 @@ public final class ProducerDefaults {
 
     /** Adds the retry backoff to {@code streamsProps} unless it is set for the producers or for every client. */
     public static void applyTo(Properties streamsProps) {
-        String key = ProducerConfig.RETRY_BACKOFF_MS_CONFIG;
-        String prefixed = StreamsConfig.producerPrefix(key);
-        if (!streamsProps.containsKey(prefixed) && !streamsProps.containsKey(key)) {
-            streamsProps.put(prefixed, RETRY_BACKOFF_MS);
-        }
+        ClientDefaults.putUnlessSet(streamsProps, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, RETRY_BACKOFF_MS,
+            StreamsConfig.PRODUCER_PREFIX);
     }
 }

@@ -39,6 +39,6 @@ public final class RestoreConsumerDefaults {
     /** Adds each default to {@code streamsProps} unless the key is already set for the restore consumer or all consumers. */
     public static void applyTo(Properties streamsProps) {
         DEFAULTS.forEach((key, value) ->
-            ConsumerDefaults.putUnlessSet(streamsProps, StreamsConfig.restoreConsumerPrefix(key), key, value));
+            ClientDefaults.putUnlessSet(streamsProps, key, value, StreamsConfig.RESTORE_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX));
     }
 }

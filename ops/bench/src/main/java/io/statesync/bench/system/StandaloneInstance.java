@@ -148,10 +148,7 @@ final class StandaloneInstance implements AutoCloseable {
 
     /** CPU seconds the instance has used so far (user + system, from /proc/<pid>/stat), to tell a start that waits from one that computes. */
     double cpuSeconds() throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
-        // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        return cpuSecondsOf(Files.readString(Path.of("/proc/" + pid() + "/stat")));
     }
 
     /** CPU seconds per thread name (as the kernel truncates it, 15 characters), largest first: where a start's CPU went. */
@@ -161,12 +158,18 @@ final class StandaloneInstance implements AutoCloseable {
             for (Path task : tasks.toList()) {
                 String stat = Files.readString(task.resolve("stat"));
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "#");
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                byName.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0, Double::sum);
+                byName.merge(name, cpuSecondsOf(stat), Double::sum);
             }
         }
         return byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(top)
             .map(e -> String.format("%s %.2f", e.getKey(), e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    /** User + system time of a process's or thread's {@code stat} line, in seconds (clock ticks of 1/100 s). */
+    private static double cpuSecondsOf(String stat) {
+        // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     /** A field of /proc/<pid>/status in MB: VmRSS (now), VmHWM (peak), RssFile (file-backed pages, mapped files). */

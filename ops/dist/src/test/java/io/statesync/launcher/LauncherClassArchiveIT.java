@@ -2,13 +2,12 @@ package io.statesync.launcher;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -18,11 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The class-data archive of {@code bin/statesync run}, through the built distribution (package phase) and real JVMs.
- * {@code run --help} stands in for a run: it starts the JVM the same way, and exits at once without becoming ready.
  */
 class LauncherClassArchiveIT {
-
-    private static final Path LAUNCHER = Path.of("target", "statesync", "bin", "statesync").toAbsolutePath();
 
     @TempDir
     Path cds;
@@ -78,17 +74,11 @@ class LauncherClassArchiveIT {
         assertThat(files("")).isEmpty();
     }
 
-    /** Runs {@code bin/statesync run --help} with {@code env}; its output, after asserting that it exited with 0. */
+    /** Runs {@code bin/statesync run --help} with {@code env} and this test's archive directory. */
     private String launch(Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "run", "--help").directory(workDir.toFile()).redirectErrorStream(true);
-        pb.environment().put("STATESYNC_CDS_DIR", cds.toString());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        return out;
+        Map<String, String> vars = new HashMap<>(env);
+        vars.put("STATESYNC_CDS_DIR", cds.toString());
+        return BuiltLauncher.runHelp(workDir, vars);
     }
 
     /** The one archive a run left under its temporary name. */

@@ -1,10 +1,13 @@
 package io.statesync.topology;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -30,5 +33,49 @@ class StreamsPropertiesTest {
 
         assertThat(p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG)).isEqualTo("false");
         assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20L);
+    }
+
+    @Test
+    void shouldGiveTransactionalProducersLargerBatches() {
+        ProducerConfig producer = producerConfig(Map.of());
+
+        assertThat(producer.getInt(ProducerConfig.BATCH_SIZE_CONFIG)).isEqualTo(256 * 1024);
+        assertThat(producer.getLong(ProducerConfig.LINGER_MS_CONFIG)).as("Kafka Streams' own linger").isEqualTo(100L);
+    }
+
+    @Test
+    void shouldLeaveBatchingToKafkaStreamsAtLeastOnce() {
+        Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
+            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), ReconcileMetrics.global());
+
+        assertThat(p).doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG));
+        assertThat(producerConfig(Map.of(AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE))
+            .getInt(ProducerConfig.BATCH_SIZE_CONFIG)).isEqualTo(withSerializers(Map.of()).getInt(ProducerConfig.BATCH_SIZE_CONFIG));
+    }
+
+    @Test
+    void shouldLetTheOperatorsBatchSizeWin() {
+        assertThat(producerConfig(Map.of("producer.batch.size", "1000")).getInt(ProducerConfig.BATCH_SIZE_CONFIG))
+            .isEqualTo(1000);
+        // Bare, for every client: Streams lets a producer-prefixed key win over a bare one, so no default may be added.
+        assertThat(producerConfig(Map.of("kafka.batch.size", "2000")).getInt(ProducerConfig.BATCH_SIZE_CONFIG))
+            .isEqualTo(2000);
+        assertThat(producerConfig(Map.of("streams.batch.size", "3000")).getInt(ProducerConfig.BATCH_SIZE_CONFIG))
+            .isEqualTo(3000);
+    }
+
+    /** The configuration a stream thread's producer gets from Kafka Streams for these statesync settings. */
+    private static ProducerConfig producerConfig(Map<String, String> settings) {
+        StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(settings),
+            ReconcileMetrics.global()));
+        return withSerializers(streams.getProducerConfigs("client"));
+    }
+
+    private static ProducerConfig withSerializers(Map<String, Object> configs) {
+        Map<String, Object> all = new HashMap<>(configs);
+        all.putIfAbsent(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
+        all.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        all.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return new ProducerConfig(all);
     }
 }

@@ -111,7 +111,7 @@ public final class StatesyncTopology {
      * only when its transaction commits, which flushes the producer; a producer that sends it sooner gains nothing and
      * pays per batch, on the stream thread and on the broker. Kafka Streams already lets its producers linger 100 ms,
      * but the client's 16 KiB batches fill long before that, so a commit interval's records went out in many small
-     * batches. With larger ones statesync used 10-15% less CPU per write at 10,000 desired writes/s, and the p99 fell
+     * batches. With larger ones statesync used 11-14% less CPU per write at 10,000 desired writes/s, and the p99 fell
      * (docs/benchmarks.md, suite 2). At-least-once keeps Kafka Streams' defaults: there a record that waits for its
      * batch to fill waits up to the linger. An operator's {@code batch.size}, bare or for the producers, wins.
      */

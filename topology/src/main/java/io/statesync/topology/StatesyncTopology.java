@@ -16,6 +16,7 @@ import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.TopologyContext;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -58,6 +59,9 @@ public final class StatesyncTopology {
      * interval's records of one partition mostly fit one batch, and a quarter of the broker's default message size limit.
      */
     static final int TRANSACTIONAL_BATCH_BYTES = 256 * 1024;
+    /** What a stream thread's main consumer waits to gather under exactly-once, and for how long at most. */
+    static final int TRANSACTIONAL_FETCH_MIN_BYTES = 64 * 1024;
+    static final long TRANSACTIONAL_FETCH_MAX_WAIT_MS = 20;
 
     private StatesyncTopology() {
     }
@@ -107,24 +111,44 @@ public final class StatesyncTopology {
     }
 
     /**
-     * Under exactly-once a record becomes visible to {@code read_committed} readers (agents, watchers, the REST view)
-     * only when its transaction commits, which flushes the producer; a producer that sends it sooner gains nothing and
-     * pays per batch, on the stream thread and on the broker. Kafka Streams already lets its producers linger 100 ms,
-     * but the client's 16 KiB batches fill long before that, so a commit interval's records went out in many small
-     * batches. With larger ones statesync used 11-14% less CPU per write at 10,000 desired writes/s, and the p99 fell
-     * (docs/benchmarks.md, suite 2). At-least-once keeps Kafka Streams' defaults: there a record that waits for its
-     * batch to fill waits up to the linger. An operator's {@code batch.size}, bare or for the producers, wins.
+     * Larger batches in and out under exactly-once, where a record's output becomes visible to {@code read_committed}
+     * readers (agents, watchers, the REST view) only when its transaction commits, on average half a commit interval
+     * after it was processed. Small batches bought nothing there and cost CPU on the stream thread and the broker
+     * (docs/benchmarks.md, suite 2, at 10,000 desired writes/s):
+     * <ul>
+     *   <li>The producers: Kafka Streams lets them linger 100 ms, but the client's 16 KiB batches filled long before,
+     *       and the commit flushes the producer anyway. 256 KiB: 11-14% less CPU per write, and the p99 fell.</li>
+     *   <li>The main consumer: with {@code fetch.min.bytes} 1 a stream thread fetched and polled for every few records.
+     *       Waiting up to 20 ms (never longer than the commit interval) for 64 KiB: 14-19% less CPU per write, for
+     *       8-18 ms more p50 at moderate rates.</li>
+     * </ul>
+     * At-least-once keeps Kafka Streams' defaults, since there every wait adds to the latency. An operator's setting,
+     * bare or for that client, wins.
      */
-    private static void batchUntilCommit(Map<String, Object> p) {
-        if (!StreamsConfig.AT_LEAST_ONCE.equals(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
-            putProducerDefault(p, ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTIONAL_BATCH_BYTES);
+    private static void batchUnderExactlyOnce(Map<String, Object> p) {
+        if (StreamsConfig.AT_LEAST_ONCE.equals(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
+            return;
         }
+        putUnlessSet(p, ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTIONAL_BATCH_BYTES, StreamsConfig.PRODUCER_PREFIX);
+        // A string when the operator set it through streams.commit.interval.ms.
+        long commitInterval = Long.parseLong(String.valueOf(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
+        putUnlessSet(p, ConsumerConfig.FETCH_MIN_BYTES_CONFIG, TRANSACTIONAL_FETCH_MIN_BYTES,
+            StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
+        putUnlessSet(p, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) Math.min(commitInterval, TRANSACTIONAL_FETCH_MAX_WAIT_MS),
+            StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
     }
 
-    private static void putProducerDefault(Map<String, Object> p, String key, Object value) {
-        if (!p.containsKey(key) && !p.containsKey(StreamsConfig.producerPrefix(key))) {
-            p.put(StreamsConfig.producerPrefix(key), value);
+    /** Puts {@code key} under the first of {@code prefixes} unless it is set bare or under any of them. */
+    private static void putUnlessSet(Map<String, Object> p, String key, Object value, String... prefixes) {
+        if (p.containsKey(key)) {
+            return;
         }
+        for (String prefix : prefixes) {
+            if (p.containsKey(prefix + key)) {
+                return;
+            }
+        }
+        p.put(prefixes[0] + key, value);
     }
 
     /** The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*}. */
@@ -152,7 +176,7 @@ public final class StatesyncTopology {
         config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.ADMIN_PREFIX).forEach((k, v) -> p.put(StreamsConfig.adminClientPrefix(k), v));
-        batchUntilCommit(p);
+        batchUnderExactlyOnce(p);
         Properties props = new Properties();
         props.putAll(p);
         return props;

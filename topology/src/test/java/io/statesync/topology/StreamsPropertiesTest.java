@@ -6,7 +6,9 @@ import java.util.Properties;
 
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,51 @@ class StreamsPropertiesTest {
             .isEqualTo(2000);
         assertThat(producerConfig(Map.of("streams.batch.size", "3000")).getInt(ProducerConfig.BATCH_SIZE_CONFIG))
             .isEqualTo(3000);
+    }
+
+    @Test
+    void shouldLetTheMainConsumerGatherLargerFetchesUnderExactlyOnce() {
+        ConsumerConfig main = mainConsumerConfig(Map.of());
+
+        assertThat(main.getInt(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)).isEqualTo(64 * 1024);
+        assertThat(main.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)).isEqualTo(20);
+        StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(Map.of()),
+            ReconcileMetrics.global()));
+        assertThat(streams.getRestoreConsumerConfigs("client")).as("restores keep Kafka's fetch settings")
+            .doesNotContainKeys(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
+    }
+
+    @Test
+    void shouldWaitForAFetchNoLongerThanTheCommitInterval() {
+        assertThat(mainConsumerConfig(Map.of(AppConfig.COMMIT_INTERVAL_MS, "5")).getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))
+            .isEqualTo(5);
+    }
+
+    @Test
+    void shouldLeaveFetchingToKafkaAtLeastOnce() {
+        Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
+            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), ReconcileMetrics.global());
+
+        assertThat(p).doesNotContainKeys(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+            StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
+    }
+
+    @Test
+    void shouldLetTheOperatorsFetchSettingsWin() {
+        ConsumerConfig main = mainConsumerConfig(Map.of("consumer.fetch.min.bytes", "1", "kafka.fetch.max.wait.ms", "500"));
+
+        assertThat(main.getInt(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)).isEqualTo(1);
+        assertThat(main.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)).isEqualTo(500);
+    }
+
+    /** The configuration a stream thread's main consumer gets from Kafka Streams for these statesync settings. */
+    private static ConsumerConfig mainConsumerConfig(Map<String, String> settings) {
+        StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(settings),
+            ReconcileMetrics.global()));
+        Map<String, Object> all = new HashMap<>(streams.getMainConsumerConfigs("group", "client", 0));
+        all.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        all.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return new ConsumerConfig(all);
     }
 
     /** The configuration a stream thread's producer gets from Kafka Streams for these statesync settings. */

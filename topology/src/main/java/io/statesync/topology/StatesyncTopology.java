@@ -11,6 +11,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.ClientDefaults;
 import io.statesync.topology.internal.DecodedStateStoreBuilder;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
@@ -125,30 +126,17 @@ public final class StatesyncTopology {
      * At-least-once keeps Kafka Streams' defaults, since there every wait adds to the latency. An operator's setting,
      * bare or for that client, wins.
      */
-    private static void batchUnderExactlyOnce(Map<String, Object> p) {
+    private static void batchUnderExactlyOnce(Properties p) {
         if (StreamsConfig.AT_LEAST_ONCE.equals(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
             return;
         }
-        putUnlessSet(p, ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTIONAL_BATCH_BYTES, StreamsConfig.PRODUCER_PREFIX);
+        ClientDefaults.putUnlessSet(p, ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTIONAL_BATCH_BYTES, StreamsConfig.PRODUCER_PREFIX);
         // A string when the operator set it through streams.commit.interval.ms.
         long commitInterval = Long.parseLong(String.valueOf(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
-        putUnlessSet(p, ConsumerConfig.FETCH_MIN_BYTES_CONFIG, TRANSACTIONAL_FETCH_MIN_BYTES,
+        ClientDefaults.putUnlessSet(p, ConsumerConfig.FETCH_MIN_BYTES_CONFIG, TRANSACTIONAL_FETCH_MIN_BYTES,
             StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
-        putUnlessSet(p, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) Math.min(commitInterval, TRANSACTIONAL_FETCH_MAX_WAIT_MS),
+        ClientDefaults.putUnlessSet(p, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) Math.min(commitInterval, TRANSACTIONAL_FETCH_MAX_WAIT_MS),
             StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
-    }
-
-    /** Puts {@code key} under the first of {@code prefixes} unless it is set bare or under any of them. */
-    private static void putUnlessSet(Map<String, Object> p, String key, Object value, String... prefixes) {
-        if (p.containsKey(key)) {
-            return;
-        }
-        for (String prefix : prefixes) {
-            if (p.containsKey(prefix + key)) {
-                return;
-            }
-        }
-        p.put(prefixes[0] + key, value);
     }
 
     /** The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*}. */
@@ -176,9 +164,9 @@ public final class StatesyncTopology {
         config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.ADMIN_PREFIX).forEach((k, v) -> p.put(StreamsConfig.adminClientPrefix(k), v));
-        batchUnderExactlyOnce(p);
         Properties props = new Properties();
         props.putAll(p);
+        batchUnderExactlyOnce(props);
         return props;
     }
 }

@@ -3,6 +3,7 @@ package io.statesync.app.internal;
 import java.util.Map;
 import java.util.Properties;
 
+import io.statesync.topology.internal.ClientDefaults;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 

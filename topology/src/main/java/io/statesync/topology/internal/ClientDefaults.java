@@ -1,4 +1,4 @@
-package io.statesync.app.internal;
+package io.statesync.topology.internal;
 
 import java.util.Properties;
 
@@ -6,7 +6,7 @@ import java.util.Properties;
  * How statesync's defaults for Kafka Streams' clients yield to the operator: a key set bare (for every client) or under
  * any prefix that reaches the client in question wins.
  */
-final class ClientDefaults {
+public final class ClientDefaults {
 
     private ClientDefaults() {
     }
@@ -15,7 +15,7 @@ final class ClientDefaults {
      * Puts {@code key} = {@code value} under the first of {@code prefixes} unless {@code key} is set bare or under any of
      * them, e.g. {@code main.consumer.} then {@code consumer.}.
      */
-    static void putUnlessSet(Properties streamsProps, String key, Object value, String... prefixes) {
+    public static void putUnlessSet(Properties streamsProps, String key, Object value, String... prefixes) {
         if (streamsProps.containsKey(key)) {
             return;
         }

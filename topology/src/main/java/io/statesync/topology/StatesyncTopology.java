@@ -139,7 +139,10 @@ public final class StatesyncTopology {
             StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
     }
 
-    /** The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*}. */
+    /**
+     * The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*},
+     * then the exactly-once batching defaults, which yield to anything passed through.
+     */
     public static Properties streamsProperties(AppConfig config, ReconcileMetrics metrics) {
         Map<String, Object> p = new HashMap<>();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID));

@@ -26,11 +26,12 @@ final class Events {
         return b.build();
     }
 
+    /** The transition events come with every convergence, so they skip the builder's per-instance copying. */
     ReconcileEvent about(EventType type, String reason, String message, Resource r, Long durationMs, long now) {
         var m = r.getMetadata();
-        return base(type, reason, message, ResourceKey.of(m.getKind(), m.getNamespace(), m.getName()), now)
-            .setUid(m.getUid()).setResourceVersion(m.getResourceVersion()).setGeneration(m.getGeneration())
-            .setDurationMs(durationMs).build();
+        return new ReconcileEvent(UUID.randomUUID().toString(), type, reason, message == null ? "" : message,
+            m.getKind(), m.getNamespace(), m.getName(), m.getUid(), null, m.getResourceVersion(), m.getGeneration(),
+            durationMs, Instant.ofEpochMilli(now));
     }
 
     private static ReconcileEvent.Builder base(EventType type, String reason, String message, ResourceKey rk, long now) {

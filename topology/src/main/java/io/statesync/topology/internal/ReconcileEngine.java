@@ -1,6 +1,7 @@
 package io.statesync.topology.internal;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -189,16 +190,17 @@ final class ReconcileEngine {
         return new StoredSpec(AvroMapping.cachedTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
     }
 
+    /** Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. */
     private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
         DesiredState d = w.desired();
-        ObjectMeta.Builder meta = current == null
-            ? ObjectMeta.newBuilder().setUid(UUID.randomUUID().toString()).setCreationTimestamp(Instant.ofEpochMilli(now))
-            : ObjectMeta.newBuilder(current.getMetadata());
-        meta.setKind(d.getKind()).setNamespace(d.getNamespace()).setName(d.getName()).setGeneration(outcome.generation())
-            .setLabels(Map.copyOf(d.getLabels())).setAnnotations(Map.copyOf(d.getAnnotations()))
-            .setFinalizers(java.util.List.copyOf(d.getFinalizers()));
-        return Resource.newBuilder().setMetadata(meta.build()).setSpec(d.getSpec())
-            .setStatus(current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus()).build();
+        ObjectMeta old = current == null ? null : current.getMetadata();
+        ObjectMeta meta = new ObjectMeta(d.getKind(), d.getNamespace(), d.getName(),
+            old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
+            outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
+            old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
+            List.copyOf(d.getFinalizers()));
+        return new Resource(meta, d.getSpec(),
+            current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
     }
 
     void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now, Output out) {

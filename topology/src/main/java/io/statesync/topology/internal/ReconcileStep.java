@@ -150,13 +150,10 @@ final class ReconcileStep {
                                 ReconcileEngine.Output out) {
         ObjectMeta m = res.getMetadata();
         boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
-        Correction c = Correction.newBuilder().setCommandId(UUID.randomUUID().toString()).setKind(m.getKind())
-            .setNamespace(m.getNamespace()).setName(m.getName()).setUid(m.getUid())
-            .setAction(EnumMappings.AVRO_ACTION.get(pc.action()))
-            .setReason(EnumMappings.AVRO_REASON.get(pc.reason())).setGeneration(m.getGeneration())
-            .setAttempt(nextAttempt(st, m.getGeneration())).setPatch(AvroMapping.patch(pc.patch()))
-            .setDesiredSpec(delete || isOrphanPlaceholder(res) ? null : res.getSpec())
-            .setIssuedAt(pc.issuedAt()).setDeadline(pc.deadline()).build();
+        Correction c = new Correction(UUID.randomUUID().toString(), m.getKind(), m.getNamespace(), m.getName(),
+            m.getUid(), EnumMappings.AVRO_ACTION.get(pc.action()), EnumMappings.AVRO_REASON.get(pc.reason()),
+            m.getGeneration(), nextAttempt(st, m.getGeneration()), AvroMapping.patch(pc.patch()),
+            delete || isOrphanPlaceholder(res) ? null : res.getSpec(), pc.issuedAt(), pc.deadline());
         out.correction(key, c, now.toEpochMilli());
         if (st.getLastCorrection() == null || !isOutstanding(res.getStatus())) {
             metrics.inflightDelta(1);
@@ -203,7 +200,7 @@ final class ReconcileStep {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
-        res.setStatus(AvroMapping.status(next, ref));
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions()));
         if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
             return null;
         }

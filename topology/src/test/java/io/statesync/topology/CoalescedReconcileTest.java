@@ -10,6 +10,7 @@ import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
+import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.DecodedStateStore;
 import org.junit.jupiter.api.AfterEach;
@@ -91,6 +92,21 @@ class CoalescedReconcileTest {
         assertThat(f.drainResources()).hasSize(1);
         f.advance(BATCH);
         assertThat(store.wrapped().get(DecodedStateStore.pendingMarker(KEY))).isNull();
+    }
+
+    @Test
+    void shouldGiveAnObservationEqualToTheSpecTheSpecsOwnInstance() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        f.advance(BATCH);
+        DecodedStateStore store = (DecodedStateStore) (Object) f.driver.getKeyValueStore(StatesyncTopology.STATE_STORE);
+
+        f.observe(KEY, null, 1, Map.of("image", "nginx:1.20", "replicas", 3L), null);
+        ReconcileState drifted = store.get(KEY);
+        f.observe(KEY, null, 1, SPEC, null);
+        ReconcileState converged = store.get(KEY);
+
+        assertThat(drifted.getObserved().getState()).isNotSameAs(drifted.getResource().getSpec());
+        assertThat(converged.getObserved().getState()).isSameAs(converged.getResource().getSpec());
     }
 
     @Test

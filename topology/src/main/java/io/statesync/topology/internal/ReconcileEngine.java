@@ -21,6 +21,7 @@ import io.statesync.reconciler.GenerationRules;
 import io.statesync.reconciler.IncomingSpec;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
+import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -116,7 +117,6 @@ final class ReconcileEngine {
             step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
         }
         st.setResource(applyWrite(w, current, outcome, now));
-        rememberObservedDiffers(st, current, outcome);
         st.setDesiredDeleted(false);
         if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
             st.setDesiredWrittenAt(w.eventTime());
@@ -232,14 +232,6 @@ final class ReconcileEngine {
      * An observation that shared the previous spec's instance differs from a changed spec (admission compared the two
      * specs already, more loosely than {@code sameTree}), which the state's encoding would otherwise walk to find out.
      */
-    private static void rememberObservedDiffers(ReconcileState st, Resource previous, AdmissionOutcome outcome) {
-        ObservedState obs = st.getObserved();
-        if (previous != null && obs != null && obs.getState() == previous.getSpec()
-            && outcome instanceof AdmissionOutcome.SpecChanged) {
-            SameTreeMemo.rememberDifferent(obs.getState(), st.getResource().getSpec());
-        }
-    }
-
     /** The coalesced batch: one reconcile per key that had events since the last batch. */
     void reconcilePending(long now, Output out) {
         Instant at = Instant.ofEpochMilli(now);
@@ -258,7 +250,7 @@ final class ReconcileEngine {
      */
     private static void shareSpecIfSame(ObservedState obs, Resource resource) {
         Value spec = resource == null ? null : resource.getSpec();
-        if (spec != null && obs.getState() != null && obs.getState() != spec && SameTreeMemo.sameTree(obs.getState(), spec)) {
+        if (spec != null && obs.getState() != null && obs.getState() != spec && Values.sameTree(obs.getState(), spec)) {
             obs.setState(spec);
         }
     }

@@ -228,10 +228,6 @@ final class ReconcileEngine {
         }
     }
 
-    /**
-     * An observation that shared the previous spec's instance differs from a changed spec (admission compared the two
-     * specs already, more loosely than {@code sameTree}), which the state's encoding would otherwise walk to find out.
-     */
     /** The coalesced batch: one reconcile per key that had events since the last batch. */
     void reconcilePending(long now, Output out) {
         Instant at = Instant.ofEpochMilli(now);

@@ -4,7 +4,6 @@ import io.statesync.reconciler.internal.JsonWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.AbstractList;
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -12,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
-import java.util.Set;
-import java.util.function.BiConsumer;
 
 /**
  * Utilities for JSON-like trees: {@code null}, {@link Boolean}, {@link Long}, {@link Double}, {@link String},
@@ -110,7 +107,7 @@ public final class Trees {
 
     private static Object normalizeMap(Map<?, ?> map) {
         boolean same = map.getClass() == FROZEN_MAP;
-        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(Math.max(4, map.size() * 4 / 3 + 1));
+        CompactMap.Builder<String, Object> copy = CompactMap.builder(map.size());
         for (Map.Entry<?, ?> e : map.entrySet()) {
             if (e.getKey() == null) {
                 throw new IllegalArgumentException("null map key in a tree");
@@ -149,10 +146,10 @@ public final class Trees {
 
     /** See {@link #mapBuilder}. Not reusable: {@link #build} hands its entries to the map it returns. */
     public static final class MapBuilder {
-        private LinkedHashMap<String, Object> entries;
+        private CompactMap.Builder<String, Object> entries;
 
         private MapBuilder(int expectedSize) {
-            entries = new LinkedHashMap<>(Math.max(4, expectedSize * 4 / 3 + 1));
+            entries = CompactMap.builder(expectedSize);
         }
 
         /** @throws IllegalArgumentException when {@code value} is not a normalised tree */
@@ -170,7 +167,7 @@ public final class Trees {
             return built;
         }
 
-        private LinkedHashMap<String, Object> open() {
+        private CompactMap.Builder<String, Object> open() {
             if (entries == null) {
                 throw new IllegalStateException("already built");
             }
@@ -213,58 +210,13 @@ public final class Trees {
      * An unmodifiable map that only this class builds, from entries whose values are normalised: its type alone
      * says it is normalised, so {@link #normalize} of it costs no walk. Nothing else holds its entries.
      */
-    private static final class NormalizedMap extends AbstractMap<String, Object> {
-        private final Map<String, Object> entries;
-        private final Map<String, Object> view;
-
-        NormalizedMap(LinkedHashMap<String, Object> entries) {
-            this.entries = entries;
-            this.view = Collections.unmodifiableMap(entries);
+    private static final class NormalizedMap extends CompactMap<String, Object> {
+        NormalizedMap(CompactMap.Builder<String, Object> entries) {
+            this(entries.size(), entries.take());
         }
 
-        @Override
-        public Set<Entry<String, Object>> entrySet() {
-            return view.entrySet();
-        }
-
-        @Override
-        public Set<String> keySet() {
-            return view.keySet();
-        }
-
-        @Override
-        public Collection<Object> values() {
-            return view.values();
-        }
-
-        @Override
-        public Object get(Object key) {
-            return entries.get(key);
-        }
-
-        @Override
-        public boolean containsKey(Object key) {
-            return entries.containsKey(key);
-        }
-
-        @Override
-        public int size() {
-            return entries.size();
-        }
-
-        @Override
-        public void forEach(BiConsumer<? super String, ? super Object> action) {
-            entries.forEach(action);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o == this || entries.equals(o);
-        }
-
-        @Override
-        public int hashCode() {
-            return entries.hashCode();
+        private NormalizedMap(int size, Object[] slots) {
+            super(slots, size);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.avro.Value;
+import io.statesync.reconciler.CompactMap;
 import org.apache.avro.Schema;
 import org.apache.avro.io.Encoder;
 import org.apache.avro.specific.SpecificData;
@@ -129,6 +130,16 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
     private void writeEntries(Schema valueSchema, Map<?, ?> entries, Encoder out) throws IOException {
         out.writeMapStart();
         out.setItemCount(entries.size());
+        if (entries instanceof CompactMap<?, ?> compact) {
+            // Decoded specs hold these: indexed, the walk needs no iterator and no entry objects.
+            for (int i = 0; i < compact.size(); i++) {
+                out.startItem();
+                writeText((CharSequence) compact.keyAt(i), out);
+                writeChild(valueSchema, compact.valueAt(i), out);
+            }
+            out.writeMapEnd();
+            return;
+        }
         for (Map.Entry<?, ?> e : entries.entrySet()) {
             out.startItem();
             writeText((CharSequence) e.getKey(), out);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.avro.Value;
+import io.statesync.reconciler.CompactMap;
 import io.statesync.reconciler.Trees;
 import io.statesync.schemas.Values;
 
@@ -31,6 +32,13 @@ final class FrozenTrees {
             Trees.ListBuilder out = Trees.listBuilder(items.size());
             for (Object item : items) {
                 out.add(of(asValue(item)));
+            }
+            return out.build();
+        }
+        if (node instanceof CompactMap<?, ?> entries) {
+            Trees.MapBuilder out = Trees.mapBuilder(entries.size());
+            for (int i = 0; i < entries.size(); i++) {
+                out.put(entries.keyAt(i).toString(), of(asValue(entries.valueAt(i))));
             }
             return out.build();
         }

@@ -36,9 +36,6 @@ final class InputDecoder<T> {
     record Bad<T>(String key, String reason, Throwable error, String message) implements Result<T> {
     }
 
-    /** Deeper than this the check walks iteratively: stream threads run on the default stack size. */
-    private static final int RECURSIVE_WALK_LIMIT = 512;
-
     private final Deserializer<T> deserializer;
     private final Function<T, ResourceKey> identity;
     private final Function<T, List<Value>> trees;
@@ -114,29 +111,13 @@ final class InputDecoder<T> {
     }
 
     /**
-     * Every input is checked, so the usual limit walks recursively, which allocates nothing; the recursion stops one
-     * level past the limit, so a hostile tree cannot overflow the stack. A limit set higher than that walks iteratively.
+     * Every input is checked, so the usual limit walks recursively, which allocates nothing but the compact maps
+     * the walk puts in place of the decoder's (see {@link CompactValues}); the recursion stops one level past the
+     * limit, so a hostile tree cannot overflow the stack. A limit set higher than that walks iteratively and leaves
+     * the maps as decoded.
      */
     static boolean deeperThan(Value root, int limit) {
-        return limit <= RECURSIVE_WALK_LIMIT ? exceeds(root, limit) : depth(root) > limit;
-    }
-
-    /** Whether the tree under {@code node}, which counts as one level, has more than {@code levels} levels. */
-    private static boolean exceeds(Value node, int levels) {
-        if (node == null) {
-            return false;
-        }
-        if (levels == 0) {
-            return true;
-        }
-        Object v = node.getValue();
-        Collection<?> children = v instanceof List<?> l ? l : v instanceof Map<?, ?> m ? m.values() : List.of();
-        for (Object child : children) {
-            if (exceeds((Value) child, levels - 1)) {
-                return true;
-            }
-        }
-        return false;
+        return limit <= CompactValues.RECURSION_LIMIT ? !CompactValues.compactWithin(root, limit) : depth(root) > limit;
     }
 
     /** Iterative, because a hostile tree may be deep enough to overflow a recursive walk. */

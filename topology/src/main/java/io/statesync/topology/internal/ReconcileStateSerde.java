@@ -135,6 +135,7 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
         if (st == null) {
             return null;
         }
+        compactTrees(st);
         if (st.getLastAppliedIsSpec() && st.getResource() != null) {
             st.setLastApplied(st.getResource().getSpec());
         }
@@ -148,5 +149,20 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
         st.setLastAppliedIsSpec(false);
         st.setLastCorrectionSpecIsApplied(false);
         return st;
+    }
+
+    /** The decoded state lives in the cache and is iterated at every reconcile: see {@link CompactValues}. */
+    private static void compactTrees(ReconcileState st) {
+        if (st.getResource() != null) {
+            CompactValues.compact(st.getResource().getSpec());
+        }
+        if (st.getObserved() != null) {
+            CompactValues.compact(st.getObserved().getState());
+            CompactValues.compact(st.getObserved().getStatus());
+        }
+        CompactValues.compact(st.getLastApplied());
+        if (st.getLastCorrection() != null) {
+            CompactValues.compact(st.getLastCorrection().getDesiredSpec());
+        }
     }
 }

@@ -14,6 +14,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.internal.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.reconciler.CompactMap;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.common.serialization.Serde;
@@ -155,6 +156,22 @@ class ReconcileStateSerdeTest {
 
         assertThat(back).isEqualTo(st);
         assertThat(back.getResource().getMetadata().getResourceVersion()).isEqualTo("8");
+    }
+
+    @Test
+    void shouldDecodeTheStatesTreesIntoCompactMaps() {
+        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
+        st.setLastApplied(spec("nginx:1.20"));
+        st.setObserved(observed(spec("nginx:1.19")));
+
+        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
+
+        assertThat(back).isEqualTo(st);
+        assertThat(back.getResource().getSpec().getValue()).isInstanceOf(CompactMap.class);
+        assertThat(back.getLastApplied().getValue()).isInstanceOf(CompactMap.class);
+        assertThat(back.getObserved().getState().getValue()).isInstanceOf(CompactMap.class);
+        Value env = (Value) ((Map<?, ?>) back.getResource().getSpec().getValue()).get("env");
+        assertThat(env.getValue()).isInstanceOf(CompactMap.class);
     }
 
     private static ObservedState observed(Value state) {

@@ -1,0 +1,264 @@
+package io.statesync.reconciler;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * An unmodifiable, insertion-ordered map held in one array of alternating keys and values. Trees are made of many
+ * small maps that live as long as the state that holds them: a {@link HashMap} of three entries is a 16-slot table
+ * and three nodes, and iterating it scans every slot, which the latency suite's profile put at 14% of the stream
+ * threads (decoded specs are iterated for conversion, comparison and encoding). Here a map of n entries is two
+ * objects, and iteration walks the array.
+ *
+ * <p>Up to {@value #LINEAR_LIMIT} entries a lookup scans the keys; a larger map also carries an open-addressing
+ * index, so lookups stay constant-time for the large maps a spec may hold (a config map's data). Keys are never
+ * null; values may be.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public class CompactMap<K, V> extends AbstractMap<K, V> {
+    static final int LINEAR_LIMIT = 8;
+    private static final CompactMap<?, ?> EMPTY = new CompactMap<>(new Object[0], 0);
+
+    private final Object[] slots;
+    private final int size;
+    private final int[] index;
+    private Set<Entry<K, V>> entries;
+
+    CompactMap(Object[] slots, int size) {
+        this.slots = slots;
+        this.size = size;
+        this.index = size > LINEAR_LIMIT ? indexOf(slots, size) : null;
+    }
+
+    /** A compact copy of {@code map}, in its iteration order; {@code map} itself when it is one already. */
+    @SuppressWarnings("unchecked")
+    public static <K, V> CompactMap<K, V> copyOf(Map<? extends K, ? extends V> map) {
+        if (map instanceof CompactMap<?, ?> compact) {
+            return (CompactMap<K, V>) compact;
+        }
+        Builder<K, V> builder = builder(map.size());
+        map.forEach(builder::put);
+        return builder.build();
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <K, V> CompactMap<K, V> of() {
+        return (CompactMap<K, V>) EMPTY;
+    }
+
+    public static <K, V> Builder<K, V> builder(int expectedSize) {
+        return new Builder<>(expectedSize);
+    }
+
+    /** The key of the {@code i}th entry in iteration order: hot loops walk the entries without an iterator. */
+    @SuppressWarnings("unchecked")
+    public final K keyAt(int i) {
+        Objects.checkIndex(i, size);
+        return (K) slots[2 * i];
+    }
+
+    /** The value of the {@code i}th entry in iteration order. */
+    @SuppressWarnings("unchecked")
+    public final V valueAt(int i) {
+        Objects.checkIndex(i, size);
+        return (V) slots[2 * i + 1];
+    }
+
+    @Override
+    public final int size() {
+        return size;
+    }
+
+    @Override
+    public final boolean isEmpty() {
+        return size == 0;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public final V get(Object key) {
+        int i = find(key);
+        return i < 0 ? null : (V) slots[2 * i + 1];
+    }
+
+    @Override
+    public final boolean containsKey(Object key) {
+        return find(key) >= 0;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public final void forEach(BiConsumer<? super K, ? super V> action) {
+        for (int i = 0; i < size; i++) {
+            action.accept((K) slots[2 * i], (V) slots[2 * i + 1]);
+        }
+    }
+
+    @Override
+    public final Set<Entry<K, V>> entrySet() {
+        Set<Entry<K, V>> es = entries;
+        if (es == null) {
+            es = new EntrySet();
+            entries = es;
+        }
+        return es;
+    }
+
+    private int find(Object key) {
+        if (key == null) {
+            return -1;
+        }
+        if (index == null) {
+            for (int i = 0; i < size; i++) {
+                if (key.equals(slots[2 * i])) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+        int mask = index.length - 1;
+        for (int at = spread(key.hashCode()) & mask; ; at = (at + 1) & mask) {
+            int slot = index[at];
+            if (slot == 0) {
+                return -1;
+            }
+            if (key.equals(slots[2 * (slot - 1)])) {
+                return slot - 1;
+            }
+        }
+    }
+
+    /** Entry i + 1 at its key's hash, probing linearly; at most half full, so every probe meets an empty slot. */
+    private static int[] indexOf(Object[] slots, int size) {
+        int[] table = new int[Integer.highestOneBit(size * 2 - 1) << 1];
+        int mask = table.length - 1;
+        for (int i = 0; i < size; i++) {
+            int at = spread(slots[2 * i].hashCode()) & mask;
+            while (table[at] != 0) {
+                at = (at + 1) & mask;
+            }
+            table[at] = i + 1;
+        }
+        return table;
+    }
+
+    private static int spread(int h) {
+        return h ^ (h >>> 16);
+    }
+
+    private final class EntrySet extends AbstractSet<Entry<K, V>> {
+        @Override
+        public Iterator<Entry<K, V>> iterator() {
+            return new Iterator<>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < size;
+                }
+
+                @Override
+                public Entry<K, V> next() {
+                    if (next >= size) {
+                        throw new NoSuchElementException();
+                    }
+                    int i = next++;
+                    return new SimpleImmutableEntry<>(keyAt(i), valueAt(i));
+                }
+            };
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
+    /**
+     * Collects entries in order; putting a key again replaces its value in its first position, as
+     * {@link java.util.LinkedHashMap} does. Not reusable: {@link #build} hands its array to the map.
+     */
+    public static final class Builder<K, V> {
+        private Object[] slots;
+        private int size;
+        private HashMap<Object, Integer> positions;
+
+        private Builder(int expectedSize) {
+            slots = new Object[2 * Math.max(expectedSize, 0)];
+        }
+
+        /** @throws NullPointerException for a null key */
+        public Builder<K, V> put(K key, V value) {
+            Objects.requireNonNull(key, "key");
+            int at = positionOf(key);
+            if (at >= 0) {
+                open()[2 * at + 1] = value;
+                return this;
+            }
+            Object[] s = open();
+            if (2 * size == s.length) {
+                slots = s = Arrays.copyOf(s, Math.max(8, s.length * 2));
+            }
+            s[2 * size] = key;
+            s[2 * size + 1] = value;
+            if (positions != null) {
+                positions.put(key, size);
+            }
+            size++;
+            return this;
+        }
+
+        public int size() {
+            return size;
+        }
+
+        public CompactMap<K, V> build() {
+            return new CompactMap<>(take(), size);
+        }
+
+        /** The entries so far, trimmed; the builder is spent. For a subclass's constructor. */
+        Object[] take() {
+            Object[] s = open();
+            slots = null;
+            return s.length == 2 * size ? s : Arrays.copyOf(s, 2 * size);
+        }
+
+        private int positionOf(Object key) {
+            if (positions != null) {
+                Integer at = positions.get(key);
+                return at == null ? -1 : at;
+            }
+            Object[] s = open();
+            for (int i = 0; i < size; i++) {
+                if (key.equals(s[2 * i])) {
+                    return i;
+                }
+            }
+            if (size == LINEAR_LIMIT) {
+                // Past this a linear check per put would make building a large map quadratic.
+                positions = new HashMap<>();
+                for (int i = 0; i < size; i++) {
+                    positions.put(s[2 * i], i);
+                }
+            }
+            return -1;
+        }
+
+        private Object[] open() {
+            if (slots == null) {
+                throw new IllegalStateException("already built");
+            }
+            return slots;
+        }
+    }
+}

@@ -3,6 +3,7 @@ package io.statesync.reconciler;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -46,9 +47,20 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
         if (map instanceof CompactMap<?, ?> compact) {
             return (CompactMap<K, V>) compact;
         }
-        Builder<K, V> builder = builder(map.size());
-        map.forEach(builder::put);
-        return builder.build();
+        // A map's keys are distinct already, so the copy skips the builder's check for repeated keys.
+        Object[] slots = new Object[2 * map.size()];
+        int at = 0;
+        for (Map.Entry<? extends K, ? extends V> e : map.entrySet()) {
+            if (at == slots.length) {
+                throw new ConcurrentModificationException();
+            }
+            slots[at++] = Objects.requireNonNull(e.getKey(), "key");
+            slots[at++] = e.getValue();
+        }
+        if (at != slots.length) {
+            throw new ConcurrentModificationException();
+        }
+        return new CompactMap<>(slots, at / 2);
     }
 
     @SuppressWarnings("unchecked")
@@ -119,12 +131,7 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
             return -1;
         }
         if (index == null) {
-            for (int i = 0; i < size; i++) {
-                if (key.equals(slots[2 * i])) {
-                    return i;
-                }
-            }
-            return -1;
+            return scan(slots, size, key);
         }
         int mask = index.length - 1;
         for (int at = spread(key.hashCode()) & mask; ; at = (at + 1) & mask) {
@@ -136,6 +143,21 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
                 return slot - 1;
             }
         }
+    }
+
+    /**
+     * The position of {@code key} among the first {@code size} keys, or -1. Keys are mostly Strings, whose hash is
+     * cached once computed, so comparing hashes first spares the equals of every other key.
+     */
+    private static int scan(Object[] slots, int size, Object key) {
+        int h = key.hashCode();
+        for (int i = 0; i < size; i++) {
+            Object k = slots[2 * i];
+            if (k == key || (k.hashCode() == h && key.equals(k))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Entry i + 1 at its key's hash, probing linearly; at most half full, so every probe meets an empty slot. */
@@ -239,10 +261,9 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
                 return at == null ? -1 : at;
             }
             Object[] s = open();
-            for (int i = 0; i < size; i++) {
-                if (key.equals(s[2 * i])) {
-                    return i;
-                }
+            int at = scan(s, size, key);
+            if (at >= 0) {
+                return at;
             }
             if (size == LINEAR_LIMIT) {
                 // Past this a linear check per put would make building a large map quadratic.

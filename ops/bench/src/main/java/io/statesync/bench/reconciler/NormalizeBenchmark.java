@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code PlanInput}): {@code walked} is a tree of unmodifiable java.util maps and lists, which {@link Trees#normalize}
  * checks with a walk (how the topology built its trees before), {@code built} the same tree from
  * {@link Trees#mapBuilder} and {@link Trees#listBuilder}, whose type says it is normalised (how {@code FrozenTrees}
- * builds them now). Specs: the latency suite's (7 leaves) and a 50-field one. Run: {@code java -cp
+ * builds them now); {@code rebuilt} is what building such a tree costs. Specs: the latency suite's (7 leaves) and a 50-field one. Run: {@code java -cp
  * 'target/lib/*:target/statesync-bench-*.jar' org.openjdk.jmh.Main 'reconciler.NormalizeBenchmark'}.
  */
 @State(Scope.Benchmark)
@@ -62,6 +62,12 @@ public class NormalizeBenchmark {
     @Benchmark
     public ObservedView built() {
         return ObservedView.present(built, 3, at, null);
+    }
+
+    /** Building the normalised tree itself with the builders, as {@code FrozenTrees} does for every converted spec. */
+    @Benchmark
+    public Object rebuilt() {
+        return rebuild(walked);
     }
 
     /** The spec of {@code Workload.spec}, as the latency suite writes it, in unmodifiable java.util maps and lists. */

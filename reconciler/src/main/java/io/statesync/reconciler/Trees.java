@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
+import java.util.function.Function;
 
 /**
  * Utilities for JSON-like trees: {@code null}, {@link Boolean}, {@link Long}, {@link Double}, {@link String},
@@ -142,6 +143,34 @@ public final class Trees {
     /** The list counterpart of {@link #mapBuilder}. */
     public static ListBuilder listBuilder(int expectedSize) {
         return new ListBuilder(expectedSize);
+    }
+
+    /**
+     * The normalised map of {@code source}'s entries, each value converted by {@code convertValue}, for a converter
+     * that builds trees bottom-up from another form. A {@link CompactMap}'s keys are distinct, so when they are all
+     * Strings the map is built without {@link MapBuilder}'s check for a repeated key; other keys go through it.
+     *
+     * @throws IllegalArgumentException when a converted value is not a normalised tree
+     */
+    public static Map<String, Object> mapOf(CompactMap<?, ?> source, Function<Object, Object> convertValue) {
+        int n = source.size();
+        for (int i = 0; i < n; i++) {
+            if (!(source.keyAt(i) instanceof String)) {
+                MapBuilder b = mapBuilder(n);
+                source.forEach((k, v) -> b.put(k.toString(), convertValue.apply(v)));
+                return b.build();
+            }
+        }
+        Object[] slots = new Object[2 * n];
+        for (int i = 0; i < n; i++) {
+            Object value = convertValue.apply(source.valueAt(i));
+            if (!isNormalized(value)) {
+                throw new IllegalArgumentException("not a normalised tree entry: " + source.keyAt(i) + "=" + value);
+            }
+            slots[2 * i] = source.keyAt(i);
+            slots[2 * i + 1] = value;
+        }
+        return new NormalizedMap(n, slots);
     }
 
     /** See {@link #mapBuilder}. Not reusable: {@link #build} hands its entries to the map it returns. */

@@ -17,6 +17,32 @@ import org.junit.jupiter.api.Test;
 class TreesTest {
 
     @Test
+    void shouldBuildTheNormalisedMapOfACompactMapsConvertedEntries() {
+        CompactMap<String, Object> source = CompactMap.<String, Object>builder(3)
+            .put("image", "nginx").put("replicas", 3).put("env", Map.of("A", "1")).build();
+
+        Map<String, Object> tree = Trees.mapOf(source, Trees::normalize);
+
+        assertThat(tree).isEqualTo(Trees.normalize(source));
+        assertThat(new ArrayList<>(tree.keySet())).containsExactly("image", "replicas", "env");
+        assertThat(Trees.normalize(tree)).isSameAs(tree);
+    }
+
+    @Test
+    void shouldTurnKeysThatAreNotStringsIntoStringsWhenBuildingFromACompactMap() {
+        CompactMap<Object, Object> source = CompactMap.builder(2).put(new StringBuilder("a"), 1L).put("b", 2L).build();
+
+        assertThat(Trees.mapOf(source, v -> v)).isEqualTo(Map.of("a", 1L, "b", 2L));
+    }
+
+    @Test
+    void shouldRefuseAConvertedValueThatIsNotNormalised() {
+        CompactMap<String, Object> source = CompactMap.<String, Object>builder(1).put("replicas", 3).build();
+
+        assertThatThrownBy(() -> Trees.mapOf(source, v -> v)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldNormaliseEdgeNumberAndStringTypes() {
         Map<Object, Object> raw = new LinkedHashMap<>();
         raw.put(new StringBuilder("i"), 5);

@@ -36,11 +36,7 @@ final class FrozenTrees {
             return out.build();
         }
         if (node instanceof CompactMap<?, ?> entries) {
-            Trees.MapBuilder out = Trees.mapBuilder(entries.size());
-            for (int i = 0; i < entries.size(); i++) {
-                out.put(entries.keyAt(i).toString(), of(asValue(entries.valueAt(i))));
-            }
-            return out.build();
+            return Trees.mapOf(entries, FrozenTrees::ofItem);
         }
         if (node instanceof Map<?, ?> entries) {
             Trees.MapBuilder out = Trees.mapBuilder(entries.size());
@@ -51,6 +47,10 @@ final class FrozenTrees {
         }
         // A hand-built Value may hold an Integer or a Float: the general path widens it.
         return Trees.normalize(Values.toJava(v));
+    }
+
+    private static Object ofItem(Object item) {
+        return of(asValue(item));
     }
 
     private static Value asValue(Object item) {

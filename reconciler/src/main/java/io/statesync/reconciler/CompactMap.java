@@ -28,7 +28,6 @@ import java.util.function.BiConsumer;
  */
 public class CompactMap<K, V> extends AbstractMap<K, V> {
     static final int LINEAR_LIMIT = 8;
-    private static final CompactMap<?, ?> EMPTY = new CompactMap<>(new Object[0], 0);
 
     private final Object[] slots;
     private final int size;
@@ -39,6 +38,16 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
         this.slots = slots;
         this.size = size;
         this.index = size > LINEAR_LIMIT ? indexOf(slots, size) : null;
+    }
+
+    /**
+     * The builder's entries and, above {@value #LINEAR_LIMIT} of them, the index it kept while checking for
+     * repeated keys.
+     */
+    CompactMap(Builder<?, ?> built) {
+        this.size = built.size;
+        this.index = built.index;
+        this.slots = built.take();
     }
 
     /** A compact copy of {@code map}, in its iteration order; {@code map} itself when it is one already. */
@@ -61,11 +70,6 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
             throw new ConcurrentModificationException();
         }
         return new CompactMap<>(slots, at / 2);
-    }
-
-    @SuppressWarnings("unchecked")
-    public static <K, V> CompactMap<K, V> of() {
-        return (CompactMap<K, V>) EMPTY;
     }
 
     public static <K, V> Builder<K, V> builder(int expectedSize) {
@@ -130,19 +134,7 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
         if (key == null) {
             return -1;
         }
-        if (index == null) {
-            return scan(slots, size, key);
-        }
-        int mask = index.length - 1;
-        for (int at = spread(key.hashCode()) & mask; ; at = (at + 1) & mask) {
-            int slot = index[at];
-            if (slot == 0) {
-                return -1;
-            }
-            if (key.equals(slots[2 * (slot - 1)])) {
-                return slot - 1;
-            }
-        }
+        return index == null ? scan(slots, size, key) : probe(index, slots, key);
     }
 
     /**
@@ -160,18 +152,38 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
         return -1;
     }
 
-    /** Entry i + 1 at its key's hash, probing linearly; at most half full, so every probe meets an empty slot. */
+    /**
+     * The index of the first {@code size} keys: entry i + 1 at its key's hash, probing linearly. At most half full,
+     * so every probe meets an empty slot.
+     */
     private static int[] indexOf(Object[] slots, int size) {
         int[] table = new int[Integer.highestOneBit(size * 2 - 1) << 1];
-        int mask = table.length - 1;
         for (int i = 0; i < size; i++) {
-            int at = spread(slots[2 * i].hashCode()) & mask;
-            while (table[at] != 0) {
-                at = (at + 1) & mask;
-            }
-            table[at] = i + 1;
+            insert(table, slots, i);
         }
         return table;
+    }
+
+    private static void insert(int[] table, Object[] slots, int i) {
+        int mask = table.length - 1;
+        int at = spread(slots[2 * i].hashCode()) & mask;
+        while (table[at] != 0) {
+            at = (at + 1) & mask;
+        }
+        table[at] = i + 1;
+    }
+
+    private static int probe(int[] table, Object[] slots, Object key) {
+        int mask = table.length - 1;
+        for (int at = spread(key.hashCode()) & mask; ; at = (at + 1) & mask) {
+            int slot = table[at];
+            if (slot == 0) {
+                return -1;
+            }
+            if (key.equals(slots[2 * (slot - 1)])) {
+                return slot - 1;
+            }
+        }
     }
 
     private static int spread(int h) {
@@ -213,7 +225,11 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
     public static final class Builder<K, V> {
         private Object[] slots;
         private int size;
-        private HashMap<Object, Integer> positions;
+        /**
+         * The map's own index, kept from {@value CompactMap#LINEAR_LIMIT} entries on, so that checking for repeats
+         * stays linear and the map needs no index of its own built again.
+         */
+        private int[] index;
 
         private Builder(int expectedSize) {
             slots = new Object[2 * Math.max(expectedSize, 0)];
@@ -233,10 +249,14 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
             }
             s[2 * size] = key;
             s[2 * size + 1] = value;
-            if (positions != null) {
-                positions.put(key, size);
-            }
             size++;
+            if (index != null) {
+                if (index.length < 2 * size) {
+                    index = indexOf(s, size);
+                } else {
+                    insert(index, s, size - 1);
+                }
+            }
             return this;
         }
 
@@ -245,34 +265,27 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
         }
 
         public CompactMap<K, V> build() {
-            return new CompactMap<>(take(), size);
+            return new CompactMap<>(this);
         }
 
-        /** The entries so far, trimmed; the builder is spent. For a subclass's constructor. */
-        Object[] take() {
+        /** The entries so far, trimmed; the builder is spent. */
+        private Object[] take() {
             Object[] s = open();
             slots = null;
             return s.length == 2 * size ? s : Arrays.copyOf(s, 2 * size);
         }
 
         private int positionOf(Object key) {
-            if (positions != null) {
-                Integer at = positions.get(key);
-                return at == null ? -1 : at;
-            }
             Object[] s = open();
+            if (index != null) {
+                return probe(index, s, key);
+            }
             int at = scan(s, size, key);
-            if (at >= 0) {
-                return at;
-            }
-            if (size == LINEAR_LIMIT) {
+            if (at < 0 && size == LINEAR_LIMIT) {
                 // Past this a linear check per put would make building a large map quadratic.
-                positions = new HashMap<>();
-                for (int i = 0; i < size; i++) {
-                    positions.put(s[2 * i], i);
-                }
+                index = indexOf(s, size);
             }
-            return -1;
+            return at;
         }
 
         private Object[] open() {

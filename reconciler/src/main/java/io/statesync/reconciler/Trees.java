@@ -164,13 +164,17 @@ public final class Trees {
         Object[] slots = new Object[2 * n];
         for (int i = 0; i < n; i++) {
             Object value = convertValue.apply(source.valueAt(i));
-            if (!isNormalized(value)) {
-                throw new IllegalArgumentException("not a normalised tree entry: " + source.keyAt(i) + "=" + value);
-            }
+            checkEntry(source.keyAt(i), value);
             slots[2 * i] = source.keyAt(i);
             slots[2 * i + 1] = value;
         }
         return new NormalizedMap(n, slots);
+    }
+
+    private static void checkEntry(Object key, Object value) {
+        if (key == null || !isNormalized(value)) {
+            throw new IllegalArgumentException("not a normalised tree entry: " + key + "=" + value);
+        }
     }
 
     /** See {@link #mapBuilder}. Not reusable: {@link #build} hands its entries to the map it returns. */
@@ -183,9 +187,7 @@ public final class Trees {
 
         /** @throws IllegalArgumentException when {@code value} is not a normalised tree */
         public MapBuilder put(String key, Object value) {
-            if (key == null || !isNormalized(value)) {
-                throw new IllegalArgumentException("not a normalised tree entry: " + key + "=" + value);
-            }
+            checkEntry(key, value);
             open().put(key, value);
             return this;
         }
@@ -241,10 +243,10 @@ public final class Trees {
      */
     private static final class NormalizedMap extends CompactMap<String, Object> {
         NormalizedMap(CompactMap.Builder<String, Object> entries) {
-            this(entries.size(), entries.take());
+            super(entries);
         }
 
-        private NormalizedMap(int size, Object[] slots) {
+        NormalizedMap(int size, Object[] slots) {
             super(slots, size);
         }
     }

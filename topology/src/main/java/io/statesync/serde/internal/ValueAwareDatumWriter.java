@@ -35,7 +35,8 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
     /** Encodings another serializer has just written, copied instead of encoding the same instance again; or null. */
     private final EncodedRecordMemo kept;
     /** Made once: a method reference built at each record would be an allocation per record. */
-    private final RecordEncoders.ValueWriter rootWriter = this::writeRoot;
+    private final RecordEncoders.ValueWriters rootWriters =
+        new RecordEncoders.ValueWriters(this::writeRoot, this::writeSpec, this::writeMaybeSpec);
     private final RecordEncoders.RecordWriter nestedWriter = this::writeRecord;
 
     public ValueAwareDatumWriter(Schema root, SpecificData data) {
@@ -54,7 +55,7 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
                 super.writeRecord(schema, datum, out);
             }
         } else if (kept == null || !kept.writeKept(schema, datum, out)) {
-            if (!RecordEncoders.write(schema, datum, out, rootWriter, nestedWriter)) {
+            if (!RecordEncoders.write(schema, datum, out, rootWriters, nestedWriter)) {
                 super.writeRecord(schema, datum, out);
             }
         }
@@ -65,6 +66,16 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
         Schema valueSchema = Value.getClassSchema();
         if (!writeNode(valueSchema, v.getValue(), out)) {
             super.writeRecord(valueSchema, v, out);
+        }
+    }
+
+    private void writeSpec(Value v, Encoder out) throws IOException {
+        ValueEncodings.current().writeKeeping(v, out);
+    }
+
+    private void writeMaybeSpec(Value v, Encoder out) throws IOException {
+        if (!ValueEncodings.current().writeKept(v, out)) {
+            writeRoot(v, out);
         }
     }
 

@@ -83,6 +83,21 @@ class ValueEncodingsTest {
     }
 
     @Test
+    void shouldKeepNoMoreBytesThanItsBudget() throws IOException {
+        String text = "x".repeat(ValueEncodings.KEEP_LIMIT - 16);
+        List<Value> specs = new ArrayList<>();
+        for (int i = 0; i < 2 * ValueEncodings.BUDGET / ValueEncodings.KEEP_LIMIT; i++) {
+            Value spec = new Value(text + i);
+            specs.add(spec);
+            assertThat(written(out -> encodings.writeKeeping(spec, out))).isEqualTo(avroWritten(spec));
+            assertThat(encodings.keptBytes()).isLessThanOrEqualTo(ValueEncodings.BUDGET);
+        }
+
+        assertThat(encodings.isKept(specs.get(specs.size() - 1))).isTrue();
+        assertThat(encodings.isKept(specs.get(0))).as("dropped when the budget ran out").isFalse();
+    }
+
+    @Test
     void shouldKeepEncodingsToTheThreadThatWroteThem() throws Exception {
         Value spec = new Value(Map.of("replicas", new Value(3L)));
         written(out -> encodings.writeKeeping(spec, out));

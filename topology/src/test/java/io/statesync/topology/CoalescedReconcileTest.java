@@ -95,6 +95,29 @@ class CoalescedReconcileTest {
     }
 
     @Test
+    void shouldKeepOneInstanceOfTheKeysIdentityStringsInItsState() {
+        // Longer than the decoder's recent strings hold, so only the engine can make them one instance.
+        String key = "WebApp/default/a-name-longer-than-the-thirty-two-bytes-kept";
+        f.putDesired(TopologyFixture.desiredState(key, SPEC), "req-1");
+        f.advance(BATCH);
+        String commandId = f.drainCorrections().get(0).getCommandId();
+        DecodedStateStore store = (DecodedStateStore) (Object) f.driver.getKeyValueStore(StatesyncTopology.STATE_STORE);
+        String uid = store.cached(key).getResource().getMetadata().getUid();
+        String firstName = store.cached(key).getResource().getMetadata().getName();
+        f.putDesired(TopologyFixture.desiredState(key, Map.of("image", "nginx:1.21", "replicas", 2L)), "req-2");
+        f.observe(key, new String(uid.toCharArray()), 1, SPEC, new String(commandId.toCharArray()));
+
+        ReconcileState st = store.cached(key);
+        var meta = st.getResource().getMetadata();
+        assertThat(meta.getGeneration()).isEqualTo(2);
+        assertThat(meta.getName()).isEqualTo(key.substring(key.lastIndexOf('/') + 1));
+        assertThat(st.getObserved().getName()).isSameAs(meta.getName());
+        assertThat(st.getObserved().getUid()).isSameAs(meta.getUid());
+        assertThat(st.getObserved().getAckCommandId()).isSameAs(st.getLastCorrection().getCommandId());
+        assertThat(meta.getName()).as("the first write's instance").isSameAs(firstName);
+    }
+
+    @Test
     void shouldGiveAnObservationEqualToTheSpecTheSpecsOwnInstance() {
         f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
         f.advance(BATCH);

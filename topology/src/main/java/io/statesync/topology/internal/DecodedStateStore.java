@@ -86,6 +86,14 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         return st;
     }
 
+    /**
+     * The decoded instance the processors hold for {@code key}, or null when none is cached; for tests that look at
+     * what the stream thread keeps, which {@link #get} (a fresh decoding of the last commit) cannot show.
+     */
+    public ReconcileState cached(String key) {
+        return decoded.get(key);
+    }
+
     void write(String key, ReconcileState st) {
         // Into dirty first: putting into the cache may evict, and an evicted dirty entry is written through.
         dirty.put(key, st);

@@ -191,11 +191,17 @@ final class ReconcileEngine {
         return new StoredSpec(AvroMapping.cachedTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
     }
 
-    /** Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. */
+    /**
+     * Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. Kind,
+     * namespace and name are the key's (admission checked that the record's identity is its key), so the old
+     * metadata's strings are kept: the state then holds one instance of each for the key's life, which young
+     * collections do not copy again (see {@link #shareIdentity}).
+     */
     private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
         DesiredState d = w.desired();
         ObjectMeta old = current == null ? null : current.getMetadata();
-        ObjectMeta meta = new ObjectMeta(d.getKind(), d.getNamespace(), d.getName(),
+        ObjectMeta meta = new ObjectMeta(old == null ? d.getKind() : old.getKind(),
+            old == null ? d.getNamespace() : old.getNamespace(), old == null ? d.getName() : old.getName(),
             old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
             outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
             old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
@@ -220,6 +226,7 @@ final class ReconcileEngine {
             st = ReconcileState.newBuilder().build();
         }
         shareSpecIfSame(obs, st.getResource());
+        shareIdentity(obs, st);
         st.setObserved(obs);
         if (coalesce) {
             stores.put(key, st);
@@ -257,6 +264,30 @@ final class ReconcileEngine {
             && (ValueEncodings.current().encodesAs(spec, reported) || Values.sameTree(reported, spec))) {
             obs.setState(spec);
         }
+    }
+
+    /**
+     * A report names its resource, and the command it acknowledges, with strings of its own, equal to the state's (the
+     * key matched, and a report about another uid is stale). It keeps the state's instances instead: the report lives in
+     * the state until the next one, and every string there is two more objects for each young collection to copy.
+     */
+    private static void shareIdentity(ObservedState obs, ReconcileState st) {
+        if (st.getLastCorrection() != null) {
+            obs.setAckCommandId(sameOr(st.getLastCorrection().getCommandId(), obs.getAckCommandId()));
+        }
+        if (st.getResource() == null) {
+            return;
+        }
+        ObjectMeta m = st.getResource().getMetadata();
+        obs.setKind(sameOr(m.getKind(), obs.getKind()));
+        obs.setNamespace(sameOr(m.getNamespace(), obs.getNamespace()));
+        obs.setName(sameOr(m.getName(), obs.getName()));
+        obs.setUid(sameOr(m.getUid(), obs.getUid()));
+    }
+
+    /** {@code kept} when it equals {@code s}, else {@code s}. */
+    private static String sameOr(String kept, String s) {
+        return kept != null && kept.equals(s) ? kept : s;
     }
 
     /** Older than the newest stored report, or about a resource with another uid (a deleted and recreated one). */

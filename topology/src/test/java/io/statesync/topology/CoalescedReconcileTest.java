@@ -114,6 +114,7 @@ class CoalescedReconcileTest {
         assertThat(st.getObserved().getName()).isSameAs(meta.getName());
         assertThat(st.getObserved().getUid()).isSameAs(meta.getUid());
         assertThat(st.getObserved().getAckCommandId()).isSameAs(st.getLastCorrection().getCommandId());
+        assertThat(st.getObserved().getConditions()).isSameAs(List.of());
         assertThat(meta.getName()).as("the first write's instance").isSameAs(firstName);
     }
 

@@ -195,7 +195,7 @@ final class ReconcileEngine {
      * Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. Kind,
      * namespace and name are the key's (admission checked that the record's identity is its key), so the old
      * metadata's strings are kept: the state then holds one instance of each for the key's life, which young
-     * collections do not copy again (see {@link #shareIdentity}).
+     * collections do not copy again (see {@link #shareWithState}).
      */
     private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
         DesiredState d = w.desired();
@@ -226,7 +226,7 @@ final class ReconcileEngine {
             st = ReconcileState.newBuilder().build();
         }
         shareSpecIfSame(obs, st.getResource());
-        shareIdentity(obs, st);
+        shareWithState(obs, st);
         st.setObserved(obs);
         if (coalesce) {
             stores.put(key, st);
@@ -269,9 +269,13 @@ final class ReconcileEngine {
     /**
      * A report names its resource, and the command it acknowledges, with strings of its own, equal to the state's (the
      * key matched, and a report about another uid is stale). It keeps the state's instances instead: the report lives in
-     * the state until the next one, and every string there is two more objects for each young collection to copy.
+     * the state until the next one, and every string there is two more objects for each young collection to copy. For
+     * the same reason an empty list of conditions (most agents report none) becomes the shared empty list.
      */
-    private static void shareIdentity(ObservedState obs, ReconcileState st) {
+    private static void shareWithState(ObservedState obs, ReconcileState st) {
+        if (obs.getConditions() != null && obs.getConditions().isEmpty()) {
+            obs.setConditions(List.of());
+        }
         if (st.getLastCorrection() != null) {
             obs.setAckCommandId(sameOr(st.getLastCorrection().getCommandId(), obs.getAckCommandId()));
         }

@@ -1,7 +1,9 @@
 package io.statesync.serde.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -48,6 +50,17 @@ class RecentStringsTest {
                 assertThat(decode("app-" + i)).isEqualTo("app-" + i);
             }
         }
+    }
+
+    @Test
+    void shouldSpreadNamesThatDifferOnlyInTheirLastCharactersOverManySlots() {
+        Set<Integer> slots = new HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            byte[] bytes = ("app-" + i).getBytes(StandardCharsets.UTF_8);
+            slots.add(RecentStrings.slot(bytes, bytes.length));
+        }
+        // 1,000 random picks of 1,024 slots would find about 630 distinct ones.
+        assertThat(slots).hasSizeGreaterThan(550);
     }
 
     @Property

@@ -73,8 +73,24 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     // ---- the stream thread's view: decoded, write-back ----
 
+    /**
+     * The store behind the read-write decorator that a processor context hands out. Public, like {@link #read} and
+     * {@link #write}, for processors outside this package (the benchmarks' contract floor keeps its state the way
+     * statesync does, so that the two differ only in their logic).
+     */
+    public static DecodedStateStore of(StateStore store) {
+        StateStore s = store;
+        while (!(s instanceof DecodedStateStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
+            s = w.wrapped();
+        }
+        if (s instanceof DecodedStateStore d) {
+            return d;
+        }
+        throw new IllegalStateException(store.name() + " is not a DecodedStateStore: " + store.getClass().getName());
+    }
+
     /** The decoded state; the caller may change it in place and must then {@link #write} it. */
-    ReconcileState read(String key) {
+    public ReconcileState read(String key) {
         ReconcileState cached = decoded.get(key);
         if (cached != null) {
             return cached;
@@ -94,7 +110,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         return decoded.get(key);
     }
 
-    void write(String key, ReconcileState st) {
+    /** Keeps {@code st} as the key's state; it reaches the inner store (and its changelog) before the next commit. */
+    public void write(String key, ReconcileState st) {
         // Into dirty first: putting into the cache may evict, and an evicted dirty entry is written through.
         dirty.put(key, st);
         decoded.put(key, st);

@@ -6,11 +6,9 @@ import java.util.Map;
 
 import io.statesync.avro.internal.ReconcileState;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 import static io.statesync.topology.StatesyncTopology.REVISION_STORE;
 import static io.statesync.topology.StatesyncTopology.STATE_STORE;
@@ -30,21 +28,9 @@ final class StateStores {
     private final KeyValueStore<String, Long> revisions;
 
     StateStores(ProcessorContext<?, ?> context) {
-        this.state = decoded(context.getStateStore(STATE_STORE));
+        this.state = DecodedStateStore.of(context.getStateStore(STATE_STORE));
         this.timers = context.getStateStore(TIMER_STORE);
         this.revisions = context.getStateStore(REVISION_STORE);
-    }
-
-    /** The processor context hands out the store behind a read-write decorator; the engine needs the store itself. */
-    private static DecodedStateStore decoded(StateStore store) {
-        StateStore s = store;
-        while (!(s instanceof DecodedStateStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
-            s = w.wrapped();
-        }
-        if (s instanceof DecodedStateStore d) {
-            return d;
-        }
-        throw new IllegalStateException(STATE_STORE + " is not a DecodedStateStore: " + store.getClass().getName());
     }
 
     /** The key's decoded state; a caller that changes it must {@link #put} it. */

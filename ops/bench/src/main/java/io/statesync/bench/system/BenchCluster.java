@@ -36,9 +36,15 @@ public final class BenchCluster implements AutoCloseable {
         this.registry = new EmbeddedRegistry(dir.resolve("registry"), 0, dir.resolve("registry.log"));
     }
 
+    /** On a failure the broker is stopped again: its threads would otherwise keep the JVM (and its heap) alive. */
     public BenchCluster start() {
         kafka.start();
-        registry.start();
+        try {
+            registry.start();
+        } catch (RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
         return this;
     }
 

@@ -17,6 +17,14 @@ final class ClientCpu {
     private ClientCpu() {
     }
 
+    /**
+     * CPU nanoseconds of this whole JVM: the contender, the broker, the agent, the load, the tracker and the collector's
+     * threads. Over a wall-clock span it says how many of the machine's cores a rate keeps busy.
+     */
+    static long processNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     /** Sum of the CPU nanoseconds of the live threads whose name contains {@code applicationId}. */
     static long nanos(String applicationId) {
         long total = 0;

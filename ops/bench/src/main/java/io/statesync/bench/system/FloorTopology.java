@@ -12,9 +12,11 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
 import io.statesync.avro.internal.ReconcileState;
+import io.statesync.config.AppConfig;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
+import io.statesync.topology.internal.DecodedStateStoreBuilder;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -39,8 +41,9 @@ import org.apache.kafka.streams.state.Stores;
 public final class FloorTopology {
 
     static final String STORE = "floor-state";
-    private static final String RESOURCES = "resources";
-    private static final String CORRECTIONS = "corrections";
+    static final String RESOURCES = "resources";
+    static final String CORRECTIONS = "corrections";
+    static final String EVENTS = "events";
 
     private FloorTopology() {
     }
@@ -53,6 +56,26 @@ public final class FloorTopology {
     /** Suite 2's floor. */
     static Topology answering(TopicNames topics, TopologySerdes serdes) {
         return topology(topics, serdes, true);
+    }
+
+    /** Suite 2's contract floor: every record and field the contract asks for, with the least logic (see {@link ContractFloorStep}). */
+    static Topology contract(AppConfig config) {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        TopologySerdes serdes = new TopologySerdes(config);
+        Topology t = new Topology();
+        var bytes = Serdes.ByteArray().deserializer();
+        var keys = Serdes.String();
+        t.addSource("desired", keys.deserializer(), bytes, topics.desired());
+        t.addSource("observed", keys.deserializer(), bytes, topics.observed());
+        // One processor for both inputs, so that the task's resourceVersion counter is one counter.
+        t.addProcessor("contract-floor", () -> new ContractFloorStep(serdes, topics), "desired", "observed");
+        // statesync's own state store (decoded, written back once per commit), so that the two differ only in logic.
+        t.addStateStore(new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keys,
+            serdes.reconcileState()).withCachingDisabled(), config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), "contract-floor");
+        t.addSink(RESOURCES, topics.resources(), keys.serializer(), serdes.resourceSink(), "contract-floor");
+        t.addSink(CORRECTIONS, topics.corrections(), keys.serializer(), serdes.correction().serializer(), "contract-floor");
+        t.addSink(EVENTS, topics.events(), keys.serializer(), serdes.event().serializer(), "contract-floor");
+        return t;
     }
 
     private static Topology topology(TopicNames topics, TopologySerdes serdes, boolean answers) {

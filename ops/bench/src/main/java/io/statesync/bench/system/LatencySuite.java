@@ -39,7 +39,7 @@ public final class LatencySuite {
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     /** A rate is sustained when every write is answered within the drain time and p99 stays under this. */
     private static final double SUSTAINED_P99_MS = 1_000;
-    /** {@code statesync}, or {@code floor} for {@link FloorTopology#answering}. */
+    /** {@code statesync}, {@code floor} for {@link FloorTopology#answering}, or {@code contract-floor} for {@link FloorTopology#contract}. */
     private static final String CONTENDER = System.getProperty("statesync.bench.latency", "statesync");
 
     enum Phase { DESIRED, DRIFT }
@@ -48,10 +48,11 @@ public final class LatencySuite {
      * {@code issued}: from the intended send to the correction's issuedAt, i.e. before the commit makes it visible.
      * {@code cpuMicrosPerWrite}: CPU of the contender's threads (stream threads and its clients' network threads) from
      * the first write to the end of the drain, per write sent: the cost that sets the rate it can hold, steadier than
-     * its latencies when comparing two builds.
+     * its latencies when comparing two builds. {@code coresBusy}: CPU of the whole JVM (broker, agent, load and
+     * collector included) over the same span, divided by its wall-clock time: how much of the machine the rate takes.
      */
     record Result(Latencies latencies, Latencies issued, double achievedRate, long sent, long answered, long commitMs,
-                  double cpuMicrosPerWrite) {
+                  double cpuMicrosPerWrite, double coresBusy) {
         boolean sustained(double target) {
             return answered == sent && achievedRate >= 0.95 * target && latencies.p99() <= SUSTAINED_P99_MS;
         }
@@ -78,7 +79,8 @@ public final class LatencySuite {
             ? List.of(String.valueOf(overrides.get(AppConfig.PROCESSING_GUARANTEE))) : List.of(EOS, ALOS);
         Table table = new Table(String.format("Latency (%s): %,d writes/s for %d s over %,d keys, zero-latency agent (ms from intended send to correction, read_committed)",
             CONTENDER, rate, seconds, keys), "phase", "guarantee", "commit.interval.ms", "run", "achieved writes/s", "answered / sent",
-            "p50", "p99", "p99.9", "max", "issued p50", "issued p99", "CPU µs/write");
+            "p50", "p99", "p99.9", "max", "issued p50", "issued p99", "CPU µs/write",
+            "JVM cores busy");
         Result warm = measure(Phase.DESIRED, guarantees.get(0), rate, seconds, overrides);
         row(table, Phase.DESIRED, guarantees.get(0), "warm-up (discarded)", warm);
         for (Phase phase : Phase.values()) {
@@ -100,7 +102,7 @@ public final class LatencySuite {
         table.row(phase.name().toLowerCase(), guarantee, r.commitMs(), run, r.achievedRate(),
             String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max(),
             r.issued().count() == 0 ? "" : r.issued().p50(), r.issued().count() == 0 ? "" : r.issued().p99(),
-            r.cpuMicrosPerWrite());
+            r.cpuMicrosPerWrite(), r.coresBusy());
     }
 
     private static void medianRow(Table table, Phase phase, String guarantee, List<Result> results) {
@@ -109,7 +111,8 @@ public final class LatencySuite {
             Stats.median(results.stream().map(Result::achievedRate).toList()), "",
             Latencies.median(l, Latencies::p50), Latencies.median(l, Latencies::p99), Latencies.median(l, Latencies::p999),
             Latencies.median(l, Latencies::max), issuedMedian(results, Latencies::p50), issuedMedian(results, Latencies::p99),
-            Stats.median(results.stream().map(Result::cpuMicrosPerWrite).toList()));
+            Stats.median(results.stream().map(Result::cpuMicrosPerWrite).toList()),
+            Stats.median(results.stream().map(Result::coresBusy).toList()));
     }
 
     private static Object issuedMedian(List<Result> results, ToDoubleFunction<Latencies> field) {
@@ -121,7 +124,8 @@ public final class LatencySuite {
     private String sustainedRate(String guarantee, Map<String, Object> overrides) throws Exception {
         int ladderSeconds = Math.max(5, seconds / 3);
         Table table = new Table(String.format("Highest sustained rate, desired writes, %s, %d s per step (sustained: all answered, p99 <= %.0f ms)",
-            guarantee, ladderSeconds, SUSTAINED_P99_MS), "target writes/s", "achieved writes/s", "answered / sent", "p50", "p99", "p99.9", "max", "sustained");
+            guarantee, ladderSeconds, SUSTAINED_P99_MS), "target writes/s", "achieved writes/s", "answered / sent", "p50", "p99", "p99.9", "max", "sustained", "CPU µs/write",
+            "JVM cores busy");
         int failed = rate;
         for (int r = rate / 2; r >= 250; r /= 2) {
             if (step(table, guarantee, r, ladderSeconds, overrides)) {
@@ -137,7 +141,7 @@ public final class LatencySuite {
         Result r = measure(Phase.DESIRED, guarantee, target, stepSeconds, overrides);
         Latencies l = r.latencies();
         table.row(target, r.achievedRate(), String.format("%,d / %,d", r.answered(), r.sent()), l.p50(), l.p99(), l.p999(), l.max(),
-            r.sustained(target) ? "yes" : "no");
+            r.sustained(target) ? "yes" : "no", r.cpuMicrosPerWrite(), r.coresBusy());
         return r.sustained(target);
     }
 
@@ -166,6 +170,9 @@ public final class LatencySuite {
         if ("floor".equals(CONTENDER)) {
             return FloorTopology.answering(new TopicNames(config.topicPrefix()), new TopologySerdes(config));
         }
+        if ("contract-floor".equals(CONTENDER)) {
+            return FloorTopology.contract(config);
+        }
         return StatesyncTopology.build(config);
     }
 
@@ -185,11 +192,15 @@ public final class LatencySuite {
         OpenLoop.Done done;
         String appId = config.getString(AppConfig.APPLICATION_ID);
         long cpuAtStart;
+        long jvmCpuAtStart;
+        long wallAtStart;
         try (CorrectionTracker tracker = new CorrectionTracker(config, (c, arrived) -> answer(phase, pending, c, arrived)).start();
              KafkaProducer<String, byte[]> producer = Workload.latencyProducer(config)) {
             Serializer<DesiredState> ds = serdes.desired().serializer();
             Serializer<ObservedState> os = serdes.observed().serializer();
             cpuAtStart = ClientCpu.nanos(appId);
+            jvmCpuAtStart = ClientCpu.processNanos();
+            wallAtStart = System.nanoTime();
             done = schedule.run(runSeconds, (i, due) -> {
                 int k = (int) (i % keys);
                 producer.send(phase == Phase.DESIRED
@@ -203,9 +214,10 @@ public final class LatencySuite {
             }
         }
         double cpuPerWrite = (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / Math.max(1, done.count());
+        double coresBusy = (double) (ClientCpu.processNanos() - jvmCpuAtStart) / (System.nanoTime() - wallAtStart);
         Latencies latencies = Latencies.of(pending.close(System.nanoTime()));
         return new Result(latencies, Latencies.of(pending.issued()), done.rate(), done.count(), pending.answered(),
-            config.getLong(AppConfig.COMMIT_INTERVAL_MS), cpuPerWrite);
+            config.getLong(AppConfig.COMMIT_INTERVAL_MS), cpuPerWrite, coresBusy);
     }
 
     private static void answer(Phase phase, PendingWrites pending, Correction c, long arrived) {

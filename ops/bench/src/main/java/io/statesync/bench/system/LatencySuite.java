@@ -191,6 +191,7 @@ public final class LatencySuite {
         PendingWrites pending = new PendingWrites(keys, schedule);
         OpenLoop.Done done;
         String appId = config.getString(AppConfig.APPLICATION_ID);
+        Map<String, Long> offsetsAtStart;
         long cpuAtStart;
         long jvmCpuAtStart;
         long wallAtStart;
@@ -198,6 +199,7 @@ public final class LatencySuite {
              KafkaProducer<String, byte[]> producer = Workload.latencyProducer(config)) {
             Serializer<DesiredState> ds = serdes.desired().serializer();
             Serializer<ObservedState> os = serdes.observed().serializer();
+            offsetsAtStart = offsets(appId);
             cpuAtStart = ClientCpu.nanos(appId);
             jvmCpuAtStart = ClientCpu.processNanos();
             wallAtStart = System.nanoTime();
@@ -215,9 +217,17 @@ public final class LatencySuite {
         }
         double cpuPerWrite = (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / Math.max(1, done.count());
         double coresBusy = (double) (ClientCpu.processNanos() - jvmCpuAtStart) / (System.nanoTime() - wallAtStart);
+        System.err.printf("  offsets per write: %s%n", TopicOffsets.perWrite(offsetsAtStart, offsets(appId), appId, done.count()));
         Latencies latencies = Latencies.of(pending.close(System.nanoTime()));
         return new Result(latencies, Latencies.of(pending.issued()), done.rate(), done.count(), pending.answered(),
             config.getLong(AppConfig.COMMIT_INTERVAL_MS), cpuPerWrite, coresBusy);
+    }
+
+    /** What each of the run's topics holds, to tell how many records (and commit markers) a contender writes per write. */
+    private Map<String, Long> offsets(String appId) throws Exception {
+        try (var admin = cluster.admin()) {
+            return TopicOffsets.snapshot(admin, appId);
+        }
     }
 
     private static void answer(Phase phase, PendingWrites pending, Correction c, long arrived) {

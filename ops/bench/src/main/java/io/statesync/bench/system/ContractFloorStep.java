@@ -79,7 +79,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
             st = ReconcileState.newBuilder().build();
         }
         Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
-        if (context.recordMetadata().map(m -> m.topic().equals(topics.desired())).orElse(false)) {
+        if (topics.desired().equals(context.recordMetadata().orElseThrow().topic())) {
             admit(record, st, desired.deserialize(topics.desired(), record.headers(), record.value()), now);
         } else {
             observe(record, st, observed.deserialize(topics.observed(), record.headers(), record.value()), now);

@@ -62,11 +62,8 @@ public final class FloorTopology {
     static Topology contract(AppConfig config) {
         TopicNames topics = new TopicNames(config.topicPrefix());
         TopologySerdes serdes = new TopologySerdes(config);
-        Topology t = new Topology();
-        var bytes = Serdes.ByteArray().deserializer();
+        Topology t = withSources(topics);
         var keys = Serdes.String();
-        t.addSource("desired", keys.deserializer(), bytes, topics.desired());
-        t.addSource("observed", keys.deserializer(), bytes, topics.observed());
         // One processor for both inputs, so that the task's resourceVersion counter is one counter.
         t.addProcessor("contract-floor", () -> new ContractFloorStep(serdes, topics), "desired", "observed");
         // statesync's own state store (decoded, written back once per commit), so that the two differ only in logic.
@@ -78,12 +75,19 @@ public final class FloorTopology {
         return t;
     }
 
-    private static Topology topology(TopicNames topics, TopologySerdes serdes, boolean answers) {
+    /** Both inputs as String keys and undecoded values: every floor decodes them itself, as statesync does. */
+    private static Topology withSources(TopicNames topics) {
         Topology t = new Topology();
         var bytes = Serdes.ByteArray().deserializer();
+        var keys = Serdes.String().deserializer();
+        t.addSource("desired", keys, bytes, topics.desired());
+        t.addSource("observed", keys, bytes, topics.observed());
+        return t;
+    }
+
+    private static Topology topology(TopicNames topics, TopologySerdes serdes, boolean answers) {
+        Topology t = withSources(topics);
         var keys = Serdes.String();
-        t.addSource("desired", keys.deserializer(), bytes, topics.desired());
-        t.addSource("observed", keys.deserializer(), bytes, topics.observed());
         t.addProcessor("floor-desired", () -> new Step(serdes, topics, true, answers), "desired");
         t.addProcessor("floor-observed", () -> new Step(serdes, topics, false, answers), "observed");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keys,

@@ -31,11 +31,12 @@ class ConnectPluginPackagingIT {
         List<String> jars = jarNames();
 
         assertThat(jars).anyMatch(j -> j.startsWith("statesync-connectors-"))
-            .anyMatch(j -> j.startsWith("statesync-topology-"))
+            .anyMatch(j -> j.startsWith("statesync-serde-"))
             .anyMatch(j -> j.startsWith("statesync-schemas-"))
             .anyMatch(j -> j.startsWith("avro-"))
             .anyMatch(j -> j.startsWith("jackson-databind-"))
-            .noneMatch(j -> j.startsWith("kafka-clients-") || j.startsWith("connect-api-") || j.startsWith("kafka-streams-"));
+            .noneMatch(j -> j.startsWith("kafka-clients-") || j.startsWith("connect-api-") || j.startsWith("kafka-streams-")
+                || j.startsWith("statesync-engine-") || j.startsWith("statesync-server-"));
         assertThat(Path.of("target", "statesync-connect-plugin.zip")).exists();
     }
 

@@ -1,6 +1,6 @@
 package io.statesync.launcher;
 
-import io.statesync.cli.StatesyncCli;
+import io.statesync.app.StatesyncMain;
 import picocli.CommandLine;
 
 /** The distribution's main: the statesync CLI plus {@code up}, which needs the embedded runtime and the demo agent. */
@@ -10,7 +10,7 @@ public final class StatesyncLauncher {
     }
 
     public static CommandLine commandLine() {
-        CommandLine cl = StatesyncCli.commandLine();
+        CommandLine cl = StatesyncMain.commandLine();
         cl.addSubcommand("up", new UpCommand());
         cl.addSubcommand("agent", new AgentCommand());
         return cl;

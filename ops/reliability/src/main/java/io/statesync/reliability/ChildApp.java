@@ -47,7 +47,7 @@ final class ChildApp implements AutoCloseable {
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
         options.addAll(jvmOptions);
         this.command = ChildJvm.command(options, ChildJvm.currentClassPath(),
-            "io.statesync.cli.StatesyncCli", args);
+            "io.statesync.app.StatesyncMain", args);
     }
 
     /** Starts the process and returns how long it took until /readyz answered 200. */

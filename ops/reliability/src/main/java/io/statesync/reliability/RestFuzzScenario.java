@@ -111,7 +111,7 @@ final class RestFuzzScenario {
             args.add(k + "=" + v);
         });
         List<String> command = ChildJvm.command(List.of(HEAP, "-XX:+UseSerialGC"), ChildJvm.currentClassPath(),
-            "io.statesync.cli.StatesyncCli", args);
+            "io.statesync.app.StatesyncMain", args);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!Waits.until(() -> !p.isAlive() || status("/readyz") == 200, timeout) || !p.isAlive()) {
             p.destroyForcibly();

@@ -140,7 +140,7 @@ class KafkaTlsIT {
     private String cliGet(String base, TlsMaterial tls) throws IOException, InterruptedException {
         List<String> command = ChildJvm.command(List.of("-Djavax.net.ssl.trustStore=" + tls.trustStore(),
                 "-Djavax.net.ssl.trustStorePassword=" + tls.password(), "-Djavax.net.ssl.trustStoreType=PKCS12"),
-            ChildJvm.currentClassPath(), "io.statesync.cli.StatesyncCli",
+            ChildJvm.currentClassPath(), "io.statesync.app.StatesyncMain",
             List.of("get", "TlsProbe/default/web", "--server", base, "-o", "json"));
         Path out = workDir.resolve("cli.out");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();

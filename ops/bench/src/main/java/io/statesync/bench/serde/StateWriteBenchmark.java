@@ -11,7 +11,7 @@ import io.statesync.avro.Correction;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
-import io.statesync.avro.internal.ReconcileState;
+import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.registry.MockSchemaRegistry;
 import io.statesync.serde.AvroSerdes;

@@ -24,7 +24,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
 import io.statesync.avro.Value;
-import io.statesync.avro.internal.ReconcileState;
+import io.statesync.avro.store.ReconcileState;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;

@@ -11,7 +11,7 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
-import io.statesync.avro.internal.ReconcileState;
+import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopicNames;

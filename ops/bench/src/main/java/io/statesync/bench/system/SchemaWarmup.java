@@ -5,7 +5,7 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.Correction;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
-import io.statesync.avro.internal.ReconcileState;
+import io.statesync.avro.store.ReconcileState;
 import io.statesync.registry.SchemaRegistryClient;
 import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.topology.StatesyncTopology;

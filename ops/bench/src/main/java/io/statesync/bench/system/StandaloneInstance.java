@@ -63,7 +63,7 @@ final class StandaloneInstance implements AutoCloseable {
         } else {
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOptions);
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.cli.StatesyncCli", "run"));
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.app.StatesyncMain", "run"));
         }
         config.originals().forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
         cmd.addAll(List.of("-D", AppConfig.HTTP_PORT + "=" + port));

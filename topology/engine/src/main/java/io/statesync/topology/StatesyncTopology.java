@@ -1,0 +1,174 @@
+package io.statesync.topology;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.avro.store.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.DecodedStateStoreBuilder;
+import io.statesync.topology.internal.DlqProcessingExceptionHandler;
+import io.statesync.topology.internal.KindPolicyUpdater;
+import io.statesync.topology.internal.ObservationProcessor;
+import io.statesync.topology.internal.TopologyContext;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig)}, so what is
+ * tested is what runs.
+ *
+ * <p>The processors sit on the Processor API: admission, observation and the timers all read and write one
+ * per-key {@link ReconcileState}, which the DSL would materialise twice (once per joined table).
+ */
+public final class StatesyncTopology {
+
+    public static final String STATE_STORE = "statesync-state";
+    public static final String TIMER_STORE = "statesync-timers";
+    public static final String REVISION_STORE = "statesync-revisions";
+    public static final String KINDS_STORE = "statesync-kinds";
+
+    public static final String DESIRED_SOURCE = "desired-source";
+    public static final String OBSERVED_SOURCE = "observed-source";
+    public static final String KINDS_SOURCE = "kinds-source";
+    public static final String ADMISSION = "admission";
+    public static final String OBSERVATION = "observation";
+    public static final String KINDS_UPDATER = "kinds-updater";
+    public static final String RESOURCES_SINK = "resources-sink";
+    public static final String CORRECTIONS_SINK = "corrections-sink";
+    public static final String EVENTS_SINK = "events-sink";
+    public static final String DLQ_SINK = "dlq-sink";
+
+    /** Streams property that tells {@link DlqProcessingExceptionHandler} where dead letters go. */
+    public static final String DLQ_TOPIC_CONFIG = "statesync.dlq.topic";
+
+    /**
+     * The batch size of the stream threads' producers under exactly-once: sixteen times the client's, so that a commit
+     * interval's records of one partition mostly fit one batch, and a quarter of the broker's default message size limit.
+     */
+    static final int TRANSACTIONAL_BATCH_BYTES = 256 * 1024;
+    /** What a stream thread's main consumer waits to gather under exactly-once, and for how long at most. */
+    static final int TRANSACTIONAL_FETCH_MIN_BYTES = 64 * 1024;
+    static final long TRANSACTIONAL_FETCH_MAX_WAIT_MS = 20;
+
+    private StatesyncTopology() {
+    }
+
+    public static Topology build(AppConfig config) {
+        return build(config, ReconcileMetrics.global(), Clock.systemUTC());
+    }
+
+    public static Topology build(AppConfig config, ReconcileMetrics metrics, Clock clock) {
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        TopologySerdes serdes = new TopologySerdes(config);
+        TopologyContext ctx = new TopologyContext(config, topics, serdes, metrics, clock);
+        Topology t = new Topology();
+        Serde<byte[]> bytes = Serdes.ByteArray();
+        t.addSource(DESIRED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.desired());
+        t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
+        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
+        t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
+        // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each
+        // send one changelog record per commit instead of one per event. The state store has no Streams cache: its
+        // decoded write-back cache already writes each changed key once per commit, and a second, byte-level cache
+        // would only copy every state once more.
+        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingDisabled(),
+            config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
+            .withCachingEnabled(), ADMISSION, OBSERVATION);
+        // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
+        // in memory they restore from their compacted topics in a fetch or two. A kept restart at six partitions
+        // opened eighteen RocksDB stores, each twice (as Streams starts and at task assignment), six of them for the
+        // counter; now it opens twelve, and the global store's bootstrap, which start() waits for, opens none.
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
+            .withCachingEnabled(), ADMISSION, OBSERVATION);
+        t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
+                .withLoggingDisabled(),
+            KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
+            () -> new KindPolicyUpdater(ctx));
+        String[] parents = {ADMISSION, OBSERVATION};
+        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resourceSink(), parents);
+        t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(), serdes.correction().serializer(), parents);
+        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
+        t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
+        return t;
+    }
+
+    private static StoreBuilder<KeyValueStore<String, ReconcileState>> stateStore(Serde<ReconcileState> serde) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), serde);
+    }
+
+    /**
+     * Larger batches in and out under exactly-once, where a record's output becomes visible to {@code read_committed}
+     * readers (agents, watchers, the REST view) only when its transaction commits, on average half a commit interval
+     * after it was processed. Small batches bought nothing there and cost CPU on the stream thread and the broker
+     * (docs/benchmarks.md, suite 2, at 10,000 desired writes/s):
+     * <ul>
+     *   <li>The producers: Kafka Streams lets them linger 100 ms, but the client's 16 KiB batches filled long before,
+     *       and the commit flushes the producer anyway. 256 KiB: 11-14% less CPU per write, and the p99 fell.</li>
+     *   <li>The main consumer: with {@code fetch.min.bytes} 1 a stream thread fetched and polled for every few records.
+     *       Waiting up to 20 ms (never longer than the commit interval) for 64 KiB: 14-19% less CPU per write, for
+     *       8-18 ms more p50 at moderate rates.</li>
+     * </ul>
+     * At-least-once keeps Kafka Streams' defaults, since there every wait adds to the latency. An operator's setting,
+     * bare or for that client, wins.
+     */
+    private static void batchUnderExactlyOnce(Properties p) {
+        if (StreamsConfig.AT_LEAST_ONCE.equals(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
+            return;
+        }
+        ClientDefaults.putUnlessSet(p, ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTIONAL_BATCH_BYTES, StreamsConfig.PRODUCER_PREFIX);
+        // A string when the operator set it through streams.commit.interval.ms.
+        long commitInterval = Long.parseLong(String.valueOf(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
+        ClientDefaults.putUnlessSet(p, ConsumerConfig.FETCH_MIN_BYTES_CONFIG, TRANSACTIONAL_FETCH_MIN_BYTES,
+            StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
+        ClientDefaults.putUnlessSet(p, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) Math.min(commitInterval, TRANSACTIONAL_FETCH_MAX_WAIT_MS),
+            StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX);
+    }
+
+    /**
+     * The Kafka Streams properties for this config: our defaults, then pass-through {@code kafka.*} and {@code streams.*},
+     * then the exactly-once batching defaults, which yield to anything passed through.
+     */
+    public static Properties streamsProperties(AppConfig config, ReconcileMetrics metrics) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID));
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(AppConfig.PROCESSING_GUARANTEE));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(AppConfig.NUM_STREAM_THREADS));
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getLong(AppConfig.COMMIT_INTERVAL_MS));
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(AppConfig.STATE_DIR));
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(AppConfig.NUM_STANDBY_REPLICAS));
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProcessingExceptionHandler.class);
+        // The kinds store's processor too (Kafka Streams 5.0's default): an unexpected failure there is logged and
+        // skipped instead of ending the global thread; otherwise Streams warns at every start that it is off. Each
+        // stream thread's partition assignor builds its own StreamsConfig from the main consumer's settings, and
+        // warns again unless the key is there too.
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.mainConsumerPrefix(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), true);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR));
+        // Not under "topic.": Streams would apply that to its internal topics' configs.
+        p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());
+        p.put(ReconcileMetrics.CONFIG_KEY, metrics);
+        p.putAll(config.clientProps(AppConfig.STREAMS_PREFIX));
+        config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
+        config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));
+        config.originalsWithPrefix(AppConfig.ADMIN_PREFIX).forEach((k, v) -> p.put(StreamsConfig.adminClientPrefix(k), v));
+        Properties props = new Properties();
+        props.putAll(p);
+        batchUnderExactlyOnce(props);
+        return props;
+    }
+}

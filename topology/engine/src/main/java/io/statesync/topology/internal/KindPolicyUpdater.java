@@ -1,0 +1,59 @@
+package io.statesync.topology.internal;
+
+import io.statesync.topology.PolicyCatalog;
+
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the global kinds store in step with statesync.kinds. It stores the raw bytes so that a restore
+ * (which bypasses this processor) and live processing leave the same content; a record that does not
+ * decode is skipped with a log line, since a global store processor cannot forward to the DLQ.
+ */
+public final class KindPolicyUpdater implements Processor<String, byte[], Void, Void> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KindPolicyUpdater.class);
+
+    private final TopologyContext ctx;
+    private KeyValueStore<String, byte[]> store;
+    private Deserializer<io.statesync.avro.KindPolicy> deserializer;
+
+    public KindPolicyUpdater(TopologyContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void init(ProcessorContext<Void, Void> context) {
+        this.store = context.getStateStore(StatesyncTopology.KINDS_STORE);
+        this.deserializer = ctx.serdes().kindPolicy().deserializer();
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        String kind = record.key();
+        if (!ResourceKey.isValidKind(kind)) {
+            LOG.warn("Ignoring kind policy with invalid key {}", kind);
+            ctx.metrics().dlq("kinds");
+            return;
+        }
+        if (record.value() == null) {
+            store.delete(kind);
+            return;
+        }
+        try {
+            var policy = deserializer.deserialize(ctx.topics().kinds(), record.headers(), record.value());
+            PolicyCatalog.toReconcilePolicy(policy);
+            store.put(kind, record.value());
+        } catch (RuntimeException e) {
+            LOG.warn("Ignoring undecodable kind policy for {}: {}", kind, e.toString());
+            ctx.metrics().dlq("kinds");
+        }
+    }
+}

@@ -1,0 +1,355 @@
+package io.statesync.topology.internal;
+
+
+import io.statesync.topology.PolicyCatalog;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
+import io.statesync.avro.Resource;
+import io.statesync.avro.Value;
+import io.statesync.avro.store.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.reconciler.AdmissionOutcome;
+import io.statesync.reconciler.CorrectionPlanner;
+import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.IncomingSpec;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.StoredSpec;
+import io.statesync.schemas.Values;
+import io.statesync.serde.internal.ValueEncodings;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/**
+ * The per-task reconcile logic behind both processors and the timer: admission (CAS, generation,
+ * resourceVersion), observation (staleness), and the timer walk. Every path ends in
+ * {@link ReconcileStep#run}, which recomputes from the full stored state of the key, never from the event alone.
+ */
+final class ReconcileEngine {
+
+    /** Where the engine's results go; the processors forward them to the sinks. */
+    interface Output {
+        void resource(String key, Resource resourceOrTombstone, long timestamp);
+
+        void correction(String key, io.statesync.avro.Correction correction, long timestamp);
+
+        void event(String key, io.statesync.avro.ReconcileEvent event, long timestamp);
+    }
+
+    /** One admission request: a desired write, or a delete when {@code desired} is null. */
+    record Write(String key, ResourceKey resourceKey, DesiredState desired, String requestId, String deleteExpectedVersion,
+                 long eventTime) {
+    }
+
+    private final TopologyContext ctx;
+    private final StateStores stores;
+    private final PolicyCatalog policies;
+    private final ReconcileStep step;
+    private final Events events;
+    private final int maxTimerKeys;
+    private final int maxTimerWrites;
+    private static final int SWEEP_SHARE = 20;
+
+    private final boolean coalesce;
+    private String resyncCursor;
+
+    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner) {
+        this.ctx = ctx;
+        this.stores = stores;
+        this.policies = policies;
+        this.events = new Events();
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events);
+        this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
+        this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
+        this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
+    }
+
+    static ReconcileEngine create(TopologyContext ctx, ProcessorContext<?, ?> pc) {
+        PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
+            ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
+        return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()));
+    }
+
+    void admit(Write w, long now, Output out) {
+        ReconcileState st = stores.get(w.key());
+        Resource current = st == null ? null : st.getResource();
+        boolean exists = current != null && !ReconcileStep.isOrphanPlaceholder(current);
+        String expected = w.desired() != null ? w.desired().getExpectedResourceVersion() : w.deleteExpectedVersion();
+        String currentVersion = exists ? current.getMetadata().getResourceVersion() : "";
+        if (expected != null && !expected.isEmpty() && !expected.equals(currentVersion)) {
+            ctx.metrics().conflict(w.resourceKey().kind(), "ResourceVersion");
+            ctx.metrics().admission("conflict");
+            out.event(w.key(), events.admission(EventType.Conflict, "ResourceVersionMismatch", "expected resourceVersion "
+                + expected + " but the current one is " + (exists ? currentVersion : "(none: the resource does not exist)"),
+                w, current, currentVersion, now), now);
+            return;
+        }
+        if (w.desired() == null) {
+            admitDelete(w, st, exists ? current : null, now, out);
+        } else {
+            admitWrite(w, st == null ? ReconcileState.newBuilder().build() : st, exists ? current : null, now, out);
+        }
+    }
+
+    private void admitWrite(Write w, ReconcileState st, Resource current, long now, Output out) {
+        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        DesiredState d = w.desired();
+        IncomingSpec incoming = new IncomingSpec(AvroMapping.cachedTree(d.getSpec()), d.getLabels(), d.getAnnotations(), d.getFinalizers());
+        AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, policy.strictTyping());
+        if (outcome instanceof AdmissionOutcome.NoOp) {
+            replyNoOp(w, current, now, out);
+            return;
+        }
+        if (current != null && current.getMetadata().getDeletionTimestamp() != null
+            && outcome instanceof AdmissionOutcome.SpecChanged) {
+            reject(w, "the resource is being deleted; only its metadata (finalizers) may change", now, out);
+            return;
+        }
+        if (st.getUnpublishedResourceVersion() != null) {
+            // The key's previous write is still unpublished: publish it first, so that every accepted write (every
+            // resourceVersion answered) appears on statesync.resources and watches see no gap.
+            step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
+        }
+        st.setResource(applyWrite(w, current, outcome, now));
+        st.setDesiredDeleted(false);
+        if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
+            st.setDesiredWrittenAt(w.eventTime());
+        }
+        Resource emitted = coalesce ? defer(w.key(), st) : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        ctx.metrics().admission("accepted");
+        // Only a request waits for this answer; the Resource on statesync.resources tells everyone else (docs/topology.md).
+        if (w.requestId() != null) {
+            String reason = outcome instanceof AdmissionOutcome.Created ? "Created"
+                : outcome instanceof AdmissionOutcome.SpecChanged ? "SpecChanged" : "MetadataChanged";
+            out.event(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w, emitted,
+                emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), now);
+        }
+    }
+
+    /**
+     * Coalesced admission: the Resource gets its resourceVersion now (the Accepted event answers with it), and the
+     * reconcile that publishes it under that version runs in the next batch.
+     */
+    private Resource defer(String key, ReconcileState st) {
+        Resource admitted = st.getResource();
+        String version = stores.nextResourceVersion();
+        admitted.getMetadata().setResourceVersion(version);
+        st.setUnpublishedResourceVersion(version);
+        stores.put(key, st);
+        stores.markPending(key);
+        return admitted;
+    }
+
+    private void admitDelete(Write w, ReconcileState st, Resource current, long now, Output out) {
+        if (current == null) {
+            reject(w, "NotFound: " + w.key() + " does not exist", now, out);
+            return;
+        }
+        if (current.getMetadata().getDeletionTimestamp() != null) {
+            replyNoOp(w, current, now, out);
+            return;
+        }
+        current.getMetadata().setDeletionTimestamp(Instant.ofEpochMilli(now));
+        st.setDesiredDeleted(true);
+        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        ctx.metrics().admission("accepted");
+        String version = emitted == null ? "" : emitted.getMetadata().getResourceVersion();
+        out.event(w.key(), events.admission(EventType.Accepted, emitted == null ? "Deleted" : "Deleting",
+            "deletion requested", w, current, version, now), now);
+    }
+
+    private void replyNoOp(Write w, Resource current, long now, Output out) {
+        ctx.metrics().admission("noop");
+        if (w.requestId() != null) {
+            out.event(w.key(), events.admission(EventType.Accepted, "NoOp", "identical to the stored resource", w, current,
+                current.getMetadata().getResourceVersion(), now), now);
+        }
+    }
+
+    void rejectInvalid(String key, String requestId, String message, long now, Output out) {
+        ctx.metrics().admission("invalid");
+        if (requestId != null) {
+            ResourceKey rk = key == null ? null : ResourceKey.tryParse(key).orElse(null);
+            out.event(key == null ? "" : key, events.invalid(key, rk, requestId, message, now), now);
+        }
+    }
+
+    private void reject(Write w, String message, long now, Output out) {
+        rejectInvalid(w.key(), w.requestId(), message, now, out);
+    }
+
+    private static StoredSpec storedSpec(Resource r) {
+        ObjectMeta m = r.getMetadata();
+        return new StoredSpec(AvroMapping.cachedTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
+    }
+
+    /**
+     * Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. Kind,
+     * namespace and name are the key's (admission checked that the record's identity is its key), so the old
+     * metadata's strings are kept: the state then holds one instance of each for the key's life, which young
+     * collections do not copy again (see {@link #shareWithState}).
+     */
+    private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
+        DesiredState d = w.desired();
+        ObjectMeta old = current == null ? null : current.getMetadata();
+        ObjectMeta meta = new ObjectMeta(old == null ? d.getKind() : old.getKind(),
+            old == null ? d.getNamespace() : old.getNamespace(), old == null ? d.getName() : old.getName(),
+            old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
+            outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
+            old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
+            List.copyOf(d.getFinalizers()));
+        return new Resource(meta, d.getSpec(),
+            current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
+    }
+
+    void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now, Output out) {
+        ReconcileState st = stores.get(key);
+        ObservedState obs = report != null ? report : ObservedState.newBuilder().setKind(rk.kind())
+            .setNamespace(rk.namespace()).setName(rk.name()).setState(null)
+            .setObservedAt(Instant.ofEpochMilli(Math.max(eventTime, 0))).build();
+        if (report != null && st != null && isStale(st, report)) {
+            ctx.metrics().staleObservation();
+            return;
+        }
+        if (st == null) {
+            if (obs.getState() == null) {
+                return;
+            }
+            st = ReconcileState.newBuilder().build();
+        }
+        shareSpecIfSame(obs, st.getResource());
+        shareWithState(obs, st);
+        st.setObserved(obs);
+        if (coalesce) {
+            stores.put(key, st);
+            stores.markPending(key);
+        } else {
+            step.run(key, st, policies.forKind(rk.kind()), Instant.ofEpochMilli(now), false, out);
+        }
+    }
+
+    /** The coalesced batch: one reconcile per key that had events since the last batch. */
+    void reconcilePending(long now, Output out) {
+        Instant at = Instant.ofEpochMilli(now);
+        for (String key : stores.drainPending()) {
+            ReconcileState st = stores.get(key);
+            if (st != null) {
+                step.run(key, st, policies.forKind(kindOf(key)), at, false, out);
+            }
+        }
+    }
+
+    /**
+     * An agent that has converged reports the spec back: one comparison here lets the report hold the spec's own
+     * instance, whose planning tree is already cached and which the state writes as a flag, instead of converting and
+     * comparing a tree of its own at each of those steps. Values are never changed in place, so sharing one is safe.
+     *
+     * <p>The spec was usually written into the correction a moment ago, so its encoding is kept: the report, just
+     * decoded and still in the CPU's caches, is encoded and compared with that one array, instead of walking the spec's
+     * tree, which has sat in the state since the key's last event. Trees equal in value but not in bytes (a map's entries
+     * in another order) still compare equal by walking them.
+     */
+    private static void shareSpecIfSame(ObservedState obs, Resource resource) {
+        Value spec = resource == null ? null : resource.getSpec();
+        Value reported = obs.getState();
+        if (spec != null && reported != null && reported != spec
+            && (ValueEncodings.current().encodesAs(spec, reported) || Values.sameTree(reported, spec))) {
+            obs.setState(spec);
+        }
+    }
+
+    /**
+     * A report names its resource, and the command it acknowledges, with strings of its own, equal to the state's (the
+     * key matched, and a report about another uid is stale). It keeps the state's instances instead: the report lives in
+     * the state until the next one, and every string there is two more objects for each young collection to copy. For
+     * the same reason an empty list of conditions (most agents report none) becomes the shared empty list.
+     */
+    private static void shareWithState(ObservedState obs, ReconcileState st) {
+        if (obs.getConditions() != null && obs.getConditions().isEmpty()) {
+            obs.setConditions(List.of());
+        }
+        if (st.getLastCorrection() != null) {
+            obs.setAckCommandId(sameOr(st.getLastCorrection().getCommandId(), obs.getAckCommandId()));
+        }
+        if (st.getResource() == null) {
+            return;
+        }
+        ObjectMeta m = st.getResource().getMetadata();
+        obs.setKind(sameOr(m.getKind(), obs.getKind()));
+        obs.setNamespace(sameOr(m.getNamespace(), obs.getNamespace()));
+        obs.setName(sameOr(m.getName(), obs.getName()));
+        obs.setUid(sameOr(m.getUid(), obs.getUid()));
+    }
+
+    /** {@code kept} when it equals {@code s}, else {@code s}. */
+    private static String sameOr(String kept, String s) {
+        return kept != null && kept.equals(s) ? kept : s;
+    }
+
+    /** Older than the newest stored report, or about a resource with another uid (a deleted and recreated one). */
+    private static boolean isStale(ReconcileState st, ObservedState report) {
+        ObservedState prev = st.getObserved();
+        if (prev != null && report.getObservedAt().isBefore(prev.getObservedAt())) {
+            return true;
+        }
+        Resource r = st.getResource();
+        return r != null && report.getUid() != null && !r.getMetadata().getUid().isEmpty()
+            && !ReconcileStep.isOrphanPlaceholder(r) && !Objects.equals(report.getUid(), r.getMetadata().getUid());
+    }
+
+    /** The wall-clock timer: due deadlines and backoffs first, then a bounded slice of the resync sweep. */
+    void onTimer(long now, Output out) {
+        reconcilePending(now, out);
+        int writes = 0;
+        Instant at = Instant.ofEpochMilli(now);
+        for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {
+            ReconcileState st = stores.get(due.getValue());
+            if (st == null) {
+                stores.reschedule(due.getValue(), due.getKey(), 0);
+                continue;
+            }
+            // The fired entry goes now; the reconcile arms whatever the key needs next (timers move lazily, so it
+            // may have fired before anything is due).
+            stores.reschedule(due.getValue(), due.getKey(), 0);
+            if (st.getNextCheckAt() == due.getKey()) {
+                st.setNextCheckAt(0);
+            }
+            step.run(due.getValue(), st, policies.forKind(kindOf(due.getValue())), at, false, out);
+            if (++writes >= maxTimerWrites) {
+                return;
+            }
+        }
+        resyncSlice(at, maxTimerWrites - writes, out);
+    }
+
+    /**
+     * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to states that
+     * have none, such as states written before that, so it visits a twentieth of the timer's key budget per run.
+     */
+    private void resyncSlice(Instant now, int writeBudget, Output out) {
+        var slice = stores.slice(resyncCursor, Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0)));
+        resyncCursor = slice.isEmpty() ? null : slice.get(slice.size() - 1).key;
+        for (var kv : slice) {
+            ReconcileState st = kv.value;
+            if (st.getNextCheckAt() <= 0) {
+                step.run(kv.key, st, policies.forKind(kindOf(kv.key)), now, false, out);
+            }
+        }
+    }
+
+    private static String kindOf(String key) {
+        int slash = key.indexOf('/');
+        return slash < 0 ? key : key.substring(0, slash);
+    }
+}

@@ -1,0 +1,326 @@
+package io.statesync.topology.internal;
+
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.statesync.avro.Correction;
+import io.statesync.avro.CorrectionRef;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
+import io.statesync.avro.Resource;
+import io.statesync.avro.ResourceStatus;
+import io.statesync.avro.Value;
+import io.statesync.avro.store.ReconcileState;
+import io.statesync.reconciler.CorrectionPlanner;
+import io.statesync.reconciler.Decision;
+import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.MergeResult;
+import io.statesync.reconciler.ObservedView;
+import io.statesync.reconciler.OrphanPolicy;
+import io.statesync.reconciler.PlanInput;
+import io.statesync.reconciler.PlannedCorrection;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.StatusCalculator;
+import io.statesync.reconciler.StatusView;
+import io.statesync.reconciler.SyncStatus;
+import io.statesync.topology.ReconcileMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * One reconcile of one key from its full stored state: plan, emit the correction, compute the status,
+ * finish a deletion, emit the Resource only when something changed, and set the key's next timer.
+ */
+final class ReconcileStep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileStep.class);
+
+    private final StateStores stores;
+    private final CorrectionPlanner planner;
+    private final ReconcileMetrics metrics;
+    private final Events events;
+
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events) {
+        this.stores = stores;
+        this.planner = planner;
+        this.metrics = metrics;
+        this.events = events;
+    }
+
+    /** An orphan is shown as a Resource of generation 0 with no spec, so it can be listed and watched. */
+    static boolean isOrphanPlaceholder(Resource r) {
+        return r.getMetadata().getGeneration() == 0;
+    }
+
+    /** Returns the Resource it emitted, or null when nothing was emitted (or a tombstone was). */
+    Resource run(String key, ReconcileState st, ReconcilePolicy policy, Instant now, boolean resourceChanged,
+                 ReconcileEngine.Output out) {
+        long t0 = System.nanoTime();
+        stores.reconciled(key);
+        ObservedView observed = AvroMapping.observedView(st.getObserved());
+        if (st.getResource() == null && !ensureOrphanPlaceholder(key, st, policy, observed, now)) {
+            finish(key, st, null, policy, now.toEpochMilli());
+            return null;
+        }
+        Resource res = st.getResource();
+        String kind = res.getMetadata().getKind();
+        PlanInput in = planInput(key, st, res, policy, observed, now);
+        MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
+        Decision decision = planner.plan(in, merge);
+        SyncStatus before = EnumMappings.SYNC_STATUS.get(res.getStatus().getSyncStatus());
+        if (decision instanceof Decision.Emit emit) {
+            emitCorrection(key, st, res, emit.correction(), now, out);
+        }
+        StatusView prev = AvroMapping.statusView(res.getStatus());
+        StatusView next = StatusCalculator.compute(prev, in, decision, merge);
+        Resource emitted;
+        if (isDeletionComplete(res, observed)) {
+            emitted = completeDeletion(key, st, res, policy, before, now, out);
+        } else {
+            emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
+            if (emitted != null) {
+                transitions(key, st, res, prev, next, now, out);
+            }
+        }
+        if (decision instanceof Decision.InSync) {
+            // A finished correction must not look outstanding to the planner when the same drift comes back later;
+            // the status keeps showing it as lastCorrection.
+            st.setLastCorrection(null);
+            st.setLastCorrectionFingerprint(null);
+        }
+        metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
+        log(key, res, st, decision);
+        finish(key, st, decision, policy, now.toEpochMilli());
+        return emitted;
+    }
+
+    /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
+    private static void log(String key, Resource res, ReconcileState st, Decision decision) {
+        boolean stalled = decision instanceof Decision.Stalled;
+        if (!LOG.isDebugEnabled() && !stalled) {
+            return;
+        }
+        try (var k = MDC.putCloseable("key", key);
+             var g = MDC.putCloseable("generation", Long.toString(res.getMetadata().getGeneration()));
+             var a = MDC.putCloseable("attempt", st.getLastCorrection() == null ? "0"
+                 : Integer.toString(st.getLastCorrection().getAttempt()))) {
+            if (stalled) {
+                LOG.warn("reconcile {} generation {}: {}", key, res.getMetadata().getGeneration(), decision);
+            } else {
+                LOG.debug("reconcile {} generation {}: {}", key, res.getMetadata().getGeneration(), decision);
+            }
+        }
+    }
+
+    private static PlanInput planInput(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
+                                       ObservedView observed, Instant now) {
+        ObjectMeta m = res.getMetadata();
+        boolean orphan = isOrphanPlaceholder(res);
+        return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
+            .desiredSpec(orphan ? null : AvroMapping.cachedTree(res.getSpec()))
+            .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
+            .lastApplied(AvroMapping.cachedTree(st.getLastApplied()))
+            .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
+                st.getLastPlannedAttempt()))
+            .now(now).policy(policy).build();
+    }
+
+    private boolean ensureOrphanPlaceholder(String key, ReconcileState st, ReconcilePolicy policy, ObservedView observed,
+                                            Instant now) {
+        ObservedState obs = st.getObserved();
+        if (obs == null || !observed.isPresent() || policy.orphanPolicy() == OrphanPolicy.IGNORE) {
+            return false;
+        }
+        ObjectMeta meta = ObjectMeta.newBuilder().setKind(obs.getKind()).setNamespace(obs.getNamespace())
+            .setName(obs.getName()).setUid(obs.getUid() == null ? UUID.randomUUID().toString() : obs.getUid())
+            .setGeneration(0).setCreationTimestamp(now).build();
+        st.setResource(Resource.newBuilder().setMetadata(meta).setSpec(new Value(null))
+            .setStatus(AvroMapping.initialStatus(now)).build());
+        metrics.statusTransition(obs.getKind(), null, io.statesync.avro.SyncStatus.OutOfSync.name());
+        return true;
+    }
+
+    private void emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
+                                ReconcileEngine.Output out) {
+        ObjectMeta m = res.getMetadata();
+        boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
+        Correction c = new Correction(UUID.randomUUID().toString(), m.getKind(), m.getNamespace(), m.getName(),
+            m.getUid(), EnumMappings.AVRO_ACTION.get(pc.action()), EnumMappings.AVRO_REASON.get(pc.reason()),
+            m.getGeneration(), nextAttempt(st, m.getGeneration()), AvroMapping.patch(pc.patch()),
+            delete || isOrphanPlaceholder(res) ? null : res.getSpec(), pc.issuedAt(), pc.deadline());
+        out.correction(key, c, now.toEpochMilli());
+        if (st.getLastCorrection() == null || !isOutstanding(res.getStatus())) {
+            metrics.inflightDelta(1);
+        }
+        st.setLastCorrection(withoutPatch(c));
+        st.setLastCorrectionFingerprint(pc.fingerprint());
+        st.setLastPlannedAttempt(pc.attempt());
+        if (!delete && !isOrphanPlaceholder(res)) {
+            st.setLastApplied(res.getSpec());
+        }
+        metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+    }
+
+    /**
+     * The state keeps the last correction for its identity, attempt and deadline; its patch is never read again (a
+     * retry is planned afresh), and a CREATE's patch repeats the whole spec, so it is not stored. Built field by field:
+     * the generated copy constructor would deep-copy the spec.
+     */
+    private static Correction withoutPatch(Correction c) {
+        return new Correction(c.getCommandId(), c.getKind(), c.getNamespace(), c.getName(), c.getUid(), c.getAction(),
+            c.getReason(), c.getGeneration(), c.getAttempt(), List.of(), c.getDesiredSpec(), c.getIssuedAt(), c.getDeadline());
+    }
+
+    /**
+     * Correction.attempt numbers the corrections of one (uid, generation), so that consumers can deduplicate on that
+     * triple even when a new plan or a new drift episode starts the planner's own count again.
+     */
+    private static int nextAttempt(ReconcileState st, long generation) {
+        if (st.getAttemptGeneration() != generation) {
+            st.setAttemptGeneration(generation);
+            st.setLastEmittedAttempt(0);
+        }
+        st.setLastEmittedAttempt(st.getLastEmittedAttempt() + 1);
+        return st.getLastEmittedAttempt();
+    }
+
+    private static boolean isOutstanding(ResourceStatus s) {
+        return s.getSyncStatus() == io.statesync.avro.SyncStatus.Progressing
+            || s.getSyncStatus() == io.statesync.avro.SyncStatus.Deleting;
+    }
+
+    private Resource publish(String key, ReconcileState st, Resource res, StatusView prev, StatusView next,
+                             boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
+        CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
+            : res.getStatus().getLastCorrection();
+        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions()));
+        if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
+            return null;
+        }
+        res.getMetadata().setResourceVersion(publishVersion(st));
+        out.resource(key, res, now.toEpochMilli());
+        return res;
+    }
+
+    private void transitions(String key, ReconcileState st, Resource res, StatusView prev, StatusView next, Instant now,
+                             ReconcileEngine.Output out) {
+        String kind = res.getMetadata().getKind();
+        if (prev.syncStatus() == next.syncStatus()) {
+            return;
+        }
+        metrics.statusTransition(kind, prev.syncStatus().name(), next.syncStatus().name());
+        if (prev.syncStatus() == SyncStatus.Progressing || prev.syncStatus() == SyncStatus.Deleting) {
+            metrics.inflightDelta(-1);
+        }
+        long ts = now.toEpochMilli();
+        switch (next.syncStatus()) {
+            case Synced -> {
+                Optional<Duration> took = StatusCalculator.convergenceTime(prev, next, Instant.ofEpochMilli(st.getDesiredWrittenAt()));
+                took.ifPresent(d -> metrics.converged(kind, d.toMillis()));
+                out.event(key, events.about(EventType.Converged, "Synced", "observed matches desired",
+                    res, took.map(Duration::toMillis).orElse(null), ts), ts);
+            }
+            case Stalled -> out.event(key, events.about(EventType.Warning, "Stalled",
+                "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
+            case Orphaned -> out.event(key, events.about(EventType.Warning, "Orphaned",
+                "observed resource has no desired counterpart", res, null, ts), ts);
+            default -> { }
+        }
+    }
+
+    /** Deleting, and the agent says the resource is gone (or no agent ever reported it). */
+    private static boolean isDeletionComplete(Resource res, ObservedView observed) {
+        boolean deleting = res.getMetadata().getDeletionTimestamp() != null || isOrphanPlaceholder(res);
+        return deleting && !observed.isPresent();
+    }
+
+    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy, SyncStatus before,
+                                      Instant now, ReconcileEngine.Output out) {
+        List<String> remaining = GenerationRules.finalizersAfterObservedDeletion(res.getMetadata().getFinalizers(), policy);
+        long ts = now.toEpochMilli();
+        if (!remaining.isEmpty() && !isOrphanPlaceholder(res)) {
+            if (remaining.equals(res.getMetadata().getFinalizers())) {
+                return null;
+            }
+            res.getMetadata().setFinalizers(remaining);
+            res.getMetadata().setResourceVersion(publishVersion(st));
+            out.resource(key, res, ts);
+            return res;
+        }
+        out.resource(key, null, ts);
+        out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
+        metrics.statusTransition(res.getMetadata().getKind(), before.name(), null);
+        if (isOutstanding(res.getStatus())) {
+            metrics.inflightDelta(-1);
+        }
+        st.setResource(null);
+        st.setUnpublishedResourceVersion(null);
+        st.setLastCorrection(null);
+        st.setLastApplied(null);
+        return null;
+    }
+
+    /** The version admission already gave (and answered with) to a not yet published change, else a new one. */
+    private String publishVersion(ReconcileState st) {
+        String admitted = st.getUnpublishedResourceVersion();
+        st.setUnpublishedResourceVersion(null);
+        return admitted != null ? admitted : stores.nextResourceVersion();
+    }
+
+    /** Persist the state (or drop it when nothing is left) and move the key's timer. */
+    private void finish(String key, ReconcileState st, Decision decision, ReconcilePolicy policy, long now) {
+        if (st.getResource() == null && (st.getObserved() == null || st.getObserved().getState() == null)) {
+            stores.delete(key, st);
+            return;
+        }
+        long due = 0;
+        if (decision instanceof Decision.Wait w) {
+            due = w.until().toEpochMilli();
+        } else if (decision instanceof Decision.Emit e) {
+            due = e.correction().deadline().toEpochMilli();
+        }
+        due = Math.min(Math.min(due == 0 ? Long.MAX_VALUE : due, staleAt(st, policy, now)), resyncAt(st, policy, now));
+        long next = due == Long.MAX_VALUE ? 0 : due;
+        long armed = st.getNextCheckAt();
+        // Lazy: a timer only ever moves earlier here. One armed no later than needed stays, and when it fires early
+        // the timer walk recomputes and re-arms; so an observation that pushes the staleness deadline out writes no
+        // timer-index records.
+        if (armed <= 0 || (next > 0 && next < armed)) {
+            stores.reschedule(key, armed, next);
+            st.setNextCheckAt(next);
+        }
+        stores.put(key, st);
+    }
+
+    /**
+     * When the key is next due for a resync. A reconcile at least one resync period after the last resync counts as
+     * one, so the timer index (not a sweep that decodes every state) drives resyncs.
+     */
+    private static long resyncAt(ReconcileState st, ReconcilePolicy policy, long now) {
+        long period = policy.resyncPeriod().toMillis();
+        if (st.getLastResyncAt() <= 0 || now - st.getLastResyncAt() >= period) {
+            st.setLastResyncAt(now);
+        }
+        return st.getLastResyncAt() + period;
+    }
+
+    /** When the ObservedStale condition will flip, if it has not yet; MAX_VALUE when no timer is needed for it. */
+    private static long staleAt(ReconcileState st, ReconcilePolicy policy, long now) {
+        ObservedState o = st.getObserved();
+        Resource r = st.getResource();
+        if (o == null || r == null) {
+            return Long.MAX_VALUE;
+        }
+        // +1: an observation becomes stale strictly after the bound, so a timer exactly at the bound would see it fresh.
+        long at = o.getObservedAt().toEpochMilli() + policy.stalenessBound().toMillis() + 1;
+        return at > now ? at : Long.MAX_VALUE;
+    }
+}

@@ -1,0 +1,94 @@
+package io.statesync.app;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.avro.KindPolicy;
+import io.statesync.avro.OrphanPolicy;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.PolicyCatalog;
+
+/** JSON/YAML form of a {@link KindPolicy}, shared by the seed file, REST and the CLI. Field names follow the Avro schema. */
+public final class KindPolicyJson {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private KindPolicyJson() {
+    }
+
+    /** Parses and validates; {@code kindFromPath} wins over a kind field and must agree with it when both are given. */
+    public static KindPolicy fromJson(JsonNode n, String kindFromPath) {
+        if (n == null || !n.isObject()) {
+            throw new IllegalArgumentException("a kind policy must be an object");
+        }
+        String kind = kindFromPath != null ? kindFromPath : text(n, "kind");
+        if (kindFromPath != null && n.hasNonNull("kind") && !kindFromPath.equals(n.get("kind").asText())) {
+            throw new IllegalArgumentException("kind in body (" + n.get("kind").asText() + ") differs from the path (" + kindFromPath + ")");
+        }
+        if (!ResourceKey.isValidKind(kind)) {
+            throw new IllegalArgumentException("kind must match [A-Z][A-Za-z0-9]{0,62}, got " + kind);
+        }
+        KindPolicy.Builder b = KindPolicy.newBuilder().setKind(kind)
+            .setIgnoredFields(strings(n, "ignoredFields")).setListMergeKeys(stringMap(n, "listMergeKeys"))
+            .setOrphanPolicy(n.hasNonNull("orphanPolicy") ? OrphanPolicy.valueOf(n.get("orphanPolicy").asText().toUpperCase())
+                : OrphanPolicy.REPORT)
+            .setResyncPeriodMs(longOrNull(n, "resyncPeriodMs")).setCorrectionDeadlineMs(longOrNull(n, "correctionDeadlineMs"))
+            .setBackoffBaseMs(longOrNull(n, "backoffBaseMs")).setBackoffCapMs(longOrNull(n, "backoffCapMs"))
+            .setMaxAttempts(n.hasNonNull("maxAttempts") ? n.get("maxAttempts").asInt() : null)
+            .setStalenessBoundMs(longOrNull(n, "stalenessBoundMs"))
+            .setStrict(n.path("strict").asBoolean(false)).setStrictTyping(n.path("strictTyping").asBoolean(false))
+            .setFinalizers(strings(n, "finalizers"));
+        KindPolicy policy = b.build();
+        PolicyCatalog.toReconcilePolicy(policy);
+        return policy;
+    }
+
+    public static ObjectNode toJson(KindPolicy p) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("kind", p.getKind());
+        n.set("ignoredFields", MAPPER.valueToTree(p.getIgnoredFields()));
+        n.set("listMergeKeys", MAPPER.valueToTree(p.getListMergeKeys()));
+        n.put("orphanPolicy", p.getOrphanPolicy().name());
+        n.set("resyncPeriodMs", MAPPER.valueToTree(p.getResyncPeriodMs()));
+        n.set("correctionDeadlineMs", MAPPER.valueToTree(p.getCorrectionDeadlineMs()));
+        n.set("backoffBaseMs", MAPPER.valueToTree(p.getBackoffBaseMs()));
+        n.set("backoffCapMs", MAPPER.valueToTree(p.getBackoffCapMs()));
+        n.set("maxAttempts", MAPPER.valueToTree(p.getMaxAttempts()));
+        n.set("stalenessBoundMs", MAPPER.valueToTree(p.getStalenessBoundMs()));
+        n.put("strict", p.getStrict());
+        n.put("strictTyping", p.getStrictTyping());
+        n.set("finalizers", MAPPER.valueToTree(p.getFinalizers()));
+        return n;
+    }
+
+    private static String text(JsonNode n, String field) {
+        return n.hasNonNull(field) ? n.get(field).asText() : null;
+    }
+
+    private static Long longOrNull(JsonNode n, String field) {
+        if (!n.hasNonNull(field)) {
+            return null;
+        }
+        if (!n.get(field).canConvertToLong()) {
+            throw new IllegalArgumentException(field + " must be a whole number of milliseconds");
+        }
+        return n.get(field).asLong();
+    }
+
+    private static List<String> strings(JsonNode n, String field) {
+        List<String> out = new ArrayList<>();
+        n.path(field).forEach(e -> out.add(e.asText()));
+        return out;
+    }
+
+    private static Map<String, String> stringMap(JsonNode n, String field) {
+        Map<String, String> out = new LinkedHashMap<>();
+        n.path(field).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+}

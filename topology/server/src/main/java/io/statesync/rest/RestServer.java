@@ -1,0 +1,439 @@
+package io.statesync.rest;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.statesync.app.StatesyncApp;
+import io.statesync.config.AppConfig;
+import io.statesync.rest.internal.AdmissionClient;
+import io.statesync.rest.internal.JsonErrorHandler;
+import io.statesync.rest.internal.KeyRouter;
+import io.statesync.rest.internal.KindsApi;
+import io.statesync.rest.internal.UriCheck;
+import io.statesync.rest.internal.OpenApiDocument;
+import io.statesync.rest.internal.RenderedJsonCache;
+import io.statesync.rest.internal.ResourceApi;
+import io.statesync.rest.internal.ResourceHub;
+import io.statesync.rest.internal.ResourceJson;
+import io.statesync.rest.internal.WatchHandler;
+import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import io.statesync.topology.PolicyCatalog;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.http.BadMessageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST server of one instance (DESIGN section 4). It binds before the streams start, so that
+ * application.server is known, and reports not-ready until the streams are RUNNING, the stores answer, and the
+ * admission reply consumer and the resource view are in place.
+ *
+ * <p>Every error is {@code {"code","reason","message"}}; every request is timed in
+ * {@code statesync_http_server_requests_seconds} tagged with method, route template and status.
+ */
+public final class RestServer {
+
+    public static final String HTTP_TIMER = "statesync.http.server.requests";
+    private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
+    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics", "/openapi.json");
+    private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
+
+    private final AppConfig config;
+    private final PrometheusMeterRegistry registry;
+    private final TopicNames topics;
+    private final TokenAuth auth;
+    private Javalin javalin;
+    private volatile KafkaStreams streams;
+    private TopologySerdes serdes;
+    private AdmissionClient admission;
+    private ResourceHub hub;
+    /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
+    private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
+    private WatchHandler watch;
+    private Admin admin;
+    private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
+
+    public RestServer(AppConfig config, StatesyncApp app, PrometheusMeterRegistry registry) {
+        this.config = config;
+        this.registry = registry;
+        this.topics = new TopicNames(config.topicPrefix());
+        this.auth = TokenAuth.fromConfig(config);
+    }
+
+    /** Binds the port and then starts the clients of the topics: {@link #bind} followed by {@link #startClients}. */
+    public void start() {
+        bind();
+        startClients();
+    }
+
+    /**
+     * Registers the routes and binds the port, without touching a topic: until {@link #startClients} runs, writes,
+     * lists and watches answer 503 and {@code /readyz} says why. An instance binds first because its streams
+     * advertise the bound port, and binding need not wait for the topics to be verified.
+     */
+    public void bind() {
+        String host = config.getString(AppConfig.HTTP_HOST);
+        requireLoopbackWithoutAuth(host);
+        serdes = new TopologySerdes(config);
+        admission = new AdmissionClient(config, topics, serdes);
+        admin = Admin.create(adminProps());
+        hub = new ResourceHub(config, topics, serdes, this::resourcesTopicFacts);
+        Gauge.builder("statesync.rest.view.resources", hub, ResourceHub::size)
+            .description("Resources in this instance's REST view (lists, watches and fresh point reads)").register(registry);
+        Gauge.builder("statesync.rest.view.snapshot.resources", hub, ResourceHub::restoredFromSnapshot)
+            .description("Resources the REST view took from its local snapshot at start; 0 when it read the topic from the beginning")
+            .register(registry);
+        Gauge.builder("statesync.rest.view.heap.bytes", hub, ResourceHub::heapValueBytes).baseUnit("bytes")
+            .description("Bytes of resources the REST view holds on the heap; the others are mapped from its snapshot file (view.spill.bytes)")
+            .register(registry);
+        watch = new WatchHandler(config, hub, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
+        javalin = Javalin.create(cfg -> {
+            cfg.showJavalinBanner = false;
+            cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
+            cfg.requestLogger.http(this::recordRequest);
+            JsonErrorHandler errors = new JsonErrorHandler();
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
+            cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
+            String keystore = config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH);
+            if (!keystore.isEmpty()) {
+                cfg.jetty.addConnector((server, http) -> httpsConnector(server, http, keystore, host));
+            }
+        });
+        registerErrors();
+        javalin.before(UriCheck::requireWellFormed);
+        // A plain before-handler on the request path: beforeMatched matched the route a second time for every request,
+        // a seventh of a point read's server time (suite 4). Unknown paths then need a token too, as in Kubernetes.
+        javalin.before(this::authorize);
+        registerRoutes();
+        javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
+        LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
+    }
+
+    /** Starts the admission client and the resource view; the topics must exist by now. */
+    public void startClients() {
+        admission.start();
+        hub.start();
+    }
+
+    /** http, or https when a key store is configured. */
+    public String scheme() {
+        return config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH).isEmpty() ? "http" : "https";
+    }
+
+    /**
+     * The only connector when a key store is configured (Javalin then adds no plain one): TLS in process, so that
+     * tokens never cross the network in clear text without a terminating proxy.
+     */
+    private Connector httpsConnector(Server server, HttpConfiguration http, String keystore, String host) {
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(keystore);
+        tls.setKeyStoreType(config.getString(AppConfig.HTTP_TLS_KEYSTORE_TYPE));
+        Password password = config.getPassword(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD);
+        if (password != null) {
+            tls.setKeyStorePassword(password.value());
+        }
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new SecureRequestCustomizer());
+        ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(tls, HttpVersion.HTTP_1_1.asString()),
+            new HttpConnectionFactory(https));
+        connector.setHost(host);
+        connector.setPort(config.getInt(AppConfig.HTTP_PORT));
+        return connector;
+    }
+
+    private void registerRoutes() {
+        ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
+            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, renderedJson, this::policyFor,
+            () -> resourcesOffsets(OffsetSpec.latest()));
+        KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
+        javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        javalin.get("/readyz", this::readyz);
+        javalin.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        javalin.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
+        javalin.get("/api/v1/resources", resources::list);
+        javalin.get(RES, resources::get);
+        javalin.put(RES, resources::put);
+        javalin.patch(RES, resources::patch);
+        javalin.delete(RES, resources::delete);
+        javalin.get(RES + "/diff", resources::diff);
+        javalin.get(RES + "/diagnosis", resources::diagnosis);
+        javalin.get("/api/v1/watch", watch::handle);
+        javalin.get("/api/v1/kinds", kinds::list);
+        javalin.get("/api/v1/kinds/{kind}", kinds::get);
+        javalin.put("/api/v1/kinds/{kind}", kinds::put);
+    }
+
+    private void registerErrors() {
+        javalin.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
+        // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
+        javalin.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
+            e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));
+        javalin.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
+            e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError", e.getMessage())));
+        javalin.exception(Exception.class, (e, ctx) -> {
+            LOG.error("Unhandled error on {} {}", ctx.method(), ctx.path(), e);
+            renderError(ctx, new ApiError(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
+        });
+        javalin.error(404, ctx -> {
+            if (ctx.resultInputStream() == null) {
+                renderError(ctx, ApiError.notFound("no route for " + ctx.method() + " " + ctx.path()));
+            }
+        });
+    }
+
+    private static void renderError(Context ctx, ApiError e) {
+        ctx.status(e.code());
+        if (e.retryAfterSeconds() != null) {
+            ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
+        }
+        if (e.resourceVersion() != null) {
+            ctx.header("ETag", "\"" + e.resourceVersion() + "\"");
+        }
+        ctx.json(e.body());
+    }
+
+    /** Probes, metrics and the API description stay open; everything else needs reader, and writes need writer. */
+    private void authorize(Context ctx) {
+        if (!auth.enabled() || OPEN_PATHS.contains(ctx.path())) {
+            return;
+        }
+        String m = ctx.method().name();
+        boolean write = !(m.equals("GET") || m.equals("HEAD") || m.equals("OPTIONS"));
+        auth.require(ctx.header("Authorization"), write ? TokenAuth.Role.WRITER : TokenAuth.Role.READER);
+    }
+
+    private void recordRequest(Context ctx, Float ms) {
+        String route;
+        try {
+            route = ctx.endpointHandlerPath();
+        } catch (RuntimeException e) {
+            route = "";
+        }
+        String method = ctx.method().name();
+        String tagRoute = route == null || route.isEmpty() ? "unmatched" : route;
+        int status = ctx.statusCode();
+        // Looked up in our own map: Micrometer's builder and register() cost more than the timing itself per request.
+        timers.computeIfAbsent(new TimerKey(method, tagRoute, status), k -> Timer.builder(HTTP_TIMER)
+                .description("REST requests by method, route template and status")
+                .tag("method", k.method()).tag("route", k.route()).tag("status", String.valueOf(k.status())).register(registry))
+            .record((long) (ms * 1_000_000), TimeUnit.NANOSECONDS);
+    }
+
+    private record TimerKey(String method, String route, int status) {
+    }
+
+    private void requireLoopbackWithoutAuth(String host) {
+        if (auth.enabled()) {
+            return;
+        }
+        try {
+            if (!InetAddress.getByName(host).isLoopbackAddress()) {
+                throw new IllegalStateException("http.host=" + host + " is not a loopback address and no auth tokens are configured;"
+                    + " configure auth.tokens or auth.tokens.file, or bind to 127.0.0.1");
+            }
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("Cannot resolve http.host=" + host, e);
+        }
+        LOG.warn("No auth tokens configured: the REST API is open, bound to loopback {} only", host);
+    }
+
+    private void readyz(Context ctx) {
+        List<String> problems = readinessProblems();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ready", problems.isEmpty());
+        if (!problems.isEmpty()) {
+            body.put("reason", String.join("; ", problems));
+            ctx.status(503);
+        }
+        ctx.json(body);
+    }
+
+    /** Why this instance is not ready; empty when it is. */
+    public List<String> readinessProblems() {
+        List<String> problems = new ArrayList<>();
+        KafkaStreams s = streams;
+        if (s == null) {
+            problems.add("streams not started");
+        } else if (s.state() != KafkaStreams.State.RUNNING) {
+            problems.add("streams state is " + s.state());
+        } else {
+            try {
+                s.store(StoreQueryParameters.fromNameAndType(StatesyncTopology.STATE_STORE, QueryableStoreTypes.keyValueStore()));
+                kindsStore();
+            } catch (RuntimeException e) {
+                problems.add("stores not queryable: " + e.getMessage());
+            }
+        }
+        if (!admission.ready()) {
+            problems.add("admission reply consumer not assigned");
+        }
+        if (!hub.ready()) {
+            problems.add("resource view still loading");
+        }
+        return problems;
+    }
+
+    private ReadOnlyKeyValueStore<String, byte[]> kindsStore() {
+        KafkaStreams s = streams;
+        if (s == null) {
+            throw ApiError.unavailable("the streams are not started", 1);
+        }
+        try {
+            return s.store(StoreQueryParameters.fromNameAndType(StatesyncTopology.KINDS_STORE,
+                QueryableStoreTypes.<String, byte[]>keyValueStore()));
+        } catch (InvalidStateStoreException e) {
+            throw ApiError.unavailable("the kinds store is not queryable yet: " + e.getMessage(), 1);
+        }
+    }
+
+    private io.statesync.reconciler.ReconcilePolicy policyFor(String kind) {
+        return new PolicyCatalog(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds()).forKind(kind);
+    }
+
+    /**
+     * Offsets of every statesync.resources partition: {@code earliest} is the log start (a watch from before it is
+     * 410 Gone), {@code latest} read_committed is the end a list waits for.
+     */
+    private long[] resourcesOffsets(OffsetSpec spec) {
+        int n = hub.position().partitions();
+        Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
+        for (int p = 0; p < n; p++) {
+            query.put(new TopicPartition(topics.resources(), p), spec);
+        }
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(query,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS);
+            long[] out = new long[n];
+            r.forEach((tp, info) -> out[tp.partition()] = info.offset());
+            return out;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw ApiError.unavailable("cannot read the offsets of " + topics.resources() + ": " + e.getMessage(), 1);
+        }
+    }
+
+    /** The resources topic's id and tombstone retention, which decide whether the view's snapshot may be used. */
+    private ResourceHub.TopicFacts resourcesTopicFacts() {
+        String topic = topics.resources();
+        try {
+            String id = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).topicId().toString();
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            ConfigEntry retention = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource)
+                .get(TopicConfig.DELETE_RETENTION_MS_CONFIG);
+            return new ResourceHub.TopicFacts(id, retention == null ? 0 : Long.parseLong(retention.value()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe " + topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Map<String, Object> adminProps() {
+        Map<String, Object> p = config.clientProps(AppConfig.ADMIN_PREFIX);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
+        return p;
+    }
+
+    /** The routes Javalin registered, as {@code METHOD path}; the OpenAPI test compares them with the document. */
+    public List<String> registeredRoutes() {
+        return javalin.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream()
+            .map(e -> e.getEndpoint().getMethod().name() + " " + e.getEndpoint().getPath())
+            .filter(s -> !s.startsWith("BEFORE") && !s.startsWith("AFTER")).toList();
+    }
+
+    public void streamsStarted(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    public int port() {
+        return javalin.port();
+    }
+
+    public String advertisedServer() {
+        String configured = advertisedServerFromConfig();
+        return configured != null ? configured : config.getString(AppConfig.HTTP_HOST) + ":" + port();
+    }
+
+    /**
+     * What {@link #advertisedServer} will be, known before {@link #bind} when the configuration names it or the port;
+     * null when only binding tells (http.port 0).
+     */
+    public String advertisedServerFromConfig() {
+        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
+        if (!explicit.isEmpty()) {
+            return explicit;
+        }
+        int port = config.getInt(AppConfig.HTTP_PORT);
+        return port == 0 ? null : config.getString(AppConfig.HTTP_HOST) + ":" + port;
+    }
+
+    public void stop() {
+        if (watch != null) {
+            watch.close();
+        }
+        if (javalin != null) {
+            javalin.stop();
+        }
+        closeQuietly(hub);
+        closeQuietly(admission);
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (Exception e) {
+            LOG.warn("Error while closing {}", c.getClass().getSimpleName(), e);
+        }
+    }
+}

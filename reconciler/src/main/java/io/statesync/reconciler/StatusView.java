@@ -21,13 +21,7 @@ public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, 
     }
 
     public Optional<ConditionView> condition(String type) {
-        // A loop, not a stream: called several times per reconcile, where the stream's pipeline was 2% of the time.
-        for (ConditionView c : conditions) {
-            if (c.type().equals(type)) {
-                return Optional.of(c);
-            }
-        }
-        return Optional.empty();
+        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
     }
 
     public boolean sameExceptHeartbeat(StatusView other) {

@@ -99,7 +99,7 @@ public final class StatesyncTopology {
             KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
             () -> new KindPolicyUpdater(ctx));
         String[] parents = {ADMISSION, OBSERVATION};
-        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resourceSink(), parents);
+        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resource().serializer(), parents);
         t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(), serdes.correction().serializer(), parents);
         t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
         t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);

@@ -14,11 +14,9 @@ import io.statesync.config.AppConfig;
 import io.statesync.registry.SchemaRegistryClient;
 import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.serde.AvroSerdes;
-import io.statesync.serde.internal.EncodedRecordMemo;
 import io.statesync.topology.internal.ReconcileStateSerde;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 
 /** The value serdes of every topic and store, configured once from {@link AppConfig}. */
 public final class TopologySerdes {
@@ -32,7 +30,6 @@ public final class TopologySerdes {
     private final Serde<ReconcileEvent> event;
     private final Serde<KindPolicy> kindPolicy;
     private final Serde<ReconcileState> reconcileState;
-    private final EncodedRecordMemo publishedResources = new EncodedRecordMemo(Resource.class);
 
     public TopologySerdes(AppConfig config) {
         this.serdeConfig = serdeConfig(config);
@@ -44,7 +41,7 @@ public final class TopologySerdes {
         this.correction = specific(Correction.class);
         this.event = specific(ReconcileEvent.class);
         this.kindPolicy = specific(KindPolicy.class);
-        this.reconcileState = ReconcileStateSerde.reusing(publishedResources, registry, serdeConfig);
+        this.reconcileState = new ReconcileStateSerde(specific(ReconcileState.class));
     }
 
     /** The registry URL plus every {@code schema.registry.*}, {@code basic.auth.*}, {@code bearer.auth.*} and {@code auto.register.*} setting. */
@@ -68,8 +65,6 @@ public final class TopologySerdes {
     public Serde<DesiredState> desired() { return desired; }
     public Serde<ObservedState> observed() { return observed; }
     public Serde<Resource> resource() { return resource; }
-    /** The resources sink's serializer: the state that holds a just-published Resource copies its bytes. */
-    public Serializer<Resource> resourceSink() { return publishedResources.remembering(resource.serializer()); }
     public Serde<Correction> correction() { return correction; }
     public Serde<ReconcileEvent> event() { return event; }
     public Serde<KindPolicy> kindPolicy() { return kindPolicy; }

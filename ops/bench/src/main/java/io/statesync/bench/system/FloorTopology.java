@@ -69,7 +69,7 @@ public final class FloorTopology {
         // statesync's own state store (decoded, written back once per commit), so that the two differ only in logic.
         t.addStateStore(new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keys,
             serdes.reconcileState()).withCachingDisabled(), config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), "contract-floor");
-        t.addSink(RESOURCES, topics.resources(), keys.serializer(), serdes.resourceSink(), "contract-floor");
+        t.addSink(RESOURCES, topics.resources(), keys.serializer(), serdes.resource().serializer(), "contract-floor");
         t.addSink(CORRECTIONS, topics.corrections(), keys.serializer(), serdes.correction().serializer(), "contract-floor");
         t.addSink(EVENTS, topics.events(), keys.serializer(), serdes.event().serializer(), "contract-floor");
         return t;

@@ -12,14 +12,18 @@ import io.statesync.avro.FieldOpType;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
+import io.statesync.reconciler.Action;
 import io.statesync.reconciler.ConditionView;
+import io.statesync.reconciler.DiffKind;
 import io.statesync.reconciler.FieldDiff;
 import io.statesync.reconciler.FieldPath;
 import io.statesync.reconciler.LastCorrection;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
 import io.statesync.reconciler.PatchOp;
+import io.statesync.reconciler.Reason;
 import io.statesync.reconciler.StatusView;
+import io.statesync.reconciler.SyncStatus;
 import io.statesync.schemas.Values;
 
 /**
@@ -60,13 +64,21 @@ public final class AvroMapping {
         return ObservedView.present(cachedTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
     }
 
+    /**
+     * The schema's enums and the reconciler's share their constants' names; a constant without a counterpart throws,
+     * and a test maps every constant both ways so that the two cannot drift apart unnoticed.
+     */
+    public static <B extends Enum<B>> B sameName(Enum<?> constant, Class<B> to) {
+        return Enum.valueOf(to, constant.name());
+    }
+
     /** {@code plannedAttempt} is the planner's own count (within the episode), not the Correction's sequence number. */
     public static LastCorrection lastCorrection(Correction c, String fingerprint, int plannedAttempt) {
         if (c == null) {
             return null;
         }
-        return new LastCorrection(c.getCommandId(), EnumMappings.ACTION.get(c.getAction()),
-            EnumMappings.REASON.get(c.getReason()), c.getGeneration(), Math.max(plannedAttempt, 1),
+        return new LastCorrection(c.getCommandId(), sameName(c.getAction(), Action.class),
+            sameName(c.getReason(), Reason.class), c.getGeneration(), Math.max(plannedAttempt, 1),
             fingerprint == null ? "" : fingerprint, c.getIssuedAt(), c.getDeadline());
     }
 
@@ -91,10 +103,10 @@ public final class AvroMapping {
         }
         List<FieldDiff> diff = new ArrayList<>();
         for (io.statesync.avro.FieldDiff d : s.getDiff()) {
-            diff.add(new FieldDiff(new FieldPath(d.getPath()), EnumMappings.DIFF_KIND.get(d.getKind()),
+            diff.add(new FieldDiff(new FieldPath(d.getPath()), sameName(d.getKind(), DiffKind.class),
                 tree(d.getDesired()), tree(d.getObserved())));
         }
-        return new StatusView(EnumMappings.SYNC_STATUS.get(s.getSyncStatus()), conditions, diff, s.getAttempts(),
+        return new StatusView(sameName(s.getSyncStatus(), SyncStatus.class), conditions, diff, s.getAttempts(),
             s.getObservedGeneration(), s.getConvergedAt(), s.getLastObservedAt());
     }
 
@@ -110,10 +122,10 @@ public final class AvroMapping {
         }
         List<io.statesync.avro.FieldDiff> diff = new ArrayList<>(v.diff().size());
         for (FieldDiff d : v.diff()) {
-            diff.add(new io.statesync.avro.FieldDiff(d.path().segments(), EnumMappings.AVRO_DIFF_KIND.get(d.kind()),
+            diff.add(new io.statesync.avro.FieldDiff(d.path().segments(), sameName(d.kind(), io.statesync.avro.DiffKind.class),
                 value(d.desired()), value(d.observed())));
         }
-        return new ResourceStatus(v.observedGeneration(), EnumMappings.AVRO_SYNC_STATUS.get(v.syncStatus()), conditions,
+        return new ResourceStatus(v.observedGeneration(), sameName(v.syncStatus(), io.statesync.avro.SyncStatus.class), conditions,
             diff, v.attempts(), lastCorrection, v.convergedAt(), v.lastObservedAt());
     }
 

@@ -25,7 +25,6 @@ import io.statesync.reconciler.IncomingSpec;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
-import io.statesync.serde.internal.ValueEncodings;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -254,17 +253,12 @@ final class ReconcileEngine {
      * An agent that has converged reports the spec back: one comparison here lets the report hold the spec's own
      * instance, whose planning tree is already cached and which the state writes as a flag, instead of converting and
      * comparing a tree of its own at each of those steps. Values are never changed in place, so sharing one is safe.
-     *
-     * <p>The spec was usually written into the correction a moment ago, so its encoding is kept: the report, just
-     * decoded and still in the CPU's caches, is encoded and compared with that one array, instead of walking the spec's
-     * tree, which has sat in the state since the key's last event. Trees equal in value but not in bytes (a map's entries
-     * in another order) still compare equal by walking them.
      */
     private static void shareSpecIfSame(ObservedState obs, Resource resource) {
         Value spec = resource == null ? null : resource.getSpec();
         Value reported = obs.getState();
         if (spec != null && reported != null && reported != spec
-            && (ValueEncodings.current().encodesAs(spec, reported) || Values.sameTree(reported, spec))) {
+            && Values.sameTree(reported, spec)) {
             obs.setState(spec);
         }
     }

@@ -7,15 +7,6 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
-import io.statesync.registry.SchemaRegistryClient;
-import io.statesync.serde.AvroSerde;
-import io.statesync.serde.SpecificAvroDeserializer;
-import io.statesync.serde.SpecificAvroSerializer;
-import io.statesync.serde.internal.EncodedRecordMemo;
-import io.statesync.serde.internal.ValueAwareDatumWriter;
-import org.apache.avro.Schema;
-import org.apache.avro.io.DatumWriter;
-import org.apache.avro.specific.SpecificData;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -41,17 +32,6 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
 
     public ReconcileStateSerde(Serde<ReconcileState> avro) {
         this.avro = avro;
-    }
-
-    /**
-     * The state serde over a shared registry client. The state holds the Resource the resources sink has usually
-     * just written on the same thread; {@code resources} hands that encoding over, so the Resource is encoded once.
-     */
-    public static ReconcileStateSerde reusing(EncodedRecordMemo resources, SchemaRegistryClient registry,
-                                              Map<String, ?> config) {
-        Serde<ReconcileState> avro = new ReusingAvroSerde(resources, registry);
-        avro.configure(config, false);
-        return new ReconcileStateSerde(avro);
     }
 
     @Override
@@ -116,18 +96,6 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
                 correction.setDesiredSpec(applied);
             }
             st.setLastCorrectionSpecIsApplied(false);
-        }
-    }
-
-    private static final class ReusingAvroSerde extends AvroSerde<ReconcileState> {
-
-        ReusingAvroSerde(EncodedRecordMemo kept, SchemaRegistryClient registry) {
-            super(new SpecificAvroSerializer<>(registry) {
-                @Override
-                protected DatumWriter<ReconcileState> specificWriter(Schema schema, SpecificData model) {
-                    return new ValueAwareDatumWriter<>(schema, model, kept);
-                }
-            }, new SpecificAvroDeserializer<>(ReconcileState.class, registry), registry);
         }
     }
 

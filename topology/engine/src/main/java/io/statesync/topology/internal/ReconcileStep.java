@@ -74,7 +74,7 @@ final class ReconcileStep {
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
-        SyncStatus before = EnumMappings.SYNC_STATUS.get(res.getStatus().getSyncStatus());
+        SyncStatus before = AvroMapping.sameName(res.getStatus().getSyncStatus(), SyncStatus.class);
         if (decision instanceof Decision.Emit emit) {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
@@ -152,7 +152,7 @@ final class ReconcileStep {
         ObjectMeta m = res.getMetadata();
         boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
         Correction c = new Correction(UUID.randomUUID().toString(), m.getKind(), m.getNamespace(), m.getName(),
-            m.getUid(), EnumMappings.AVRO_ACTION.get(pc.action()), EnumMappings.AVRO_REASON.get(pc.reason()),
+            m.getUid(), AvroMapping.sameName(pc.action(), io.statesync.avro.Action.class), AvroMapping.sameName(pc.reason(), io.statesync.avro.Reason.class),
             m.getGeneration(), nextAttempt(st, m.getGeneration()), AvroMapping.patch(pc.patch()),
             delete || isOrphanPlaceholder(res) ? null : res.getSpec(), pc.issuedAt(), pc.deadline());
         out.correction(key, c, now.toEpochMilli());

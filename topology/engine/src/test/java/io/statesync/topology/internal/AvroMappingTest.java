@@ -16,8 +16,35 @@ import io.statesync.reconciler.SyncStatus;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AvroMappingTest {
+
+    @Test
+    void shouldMapEverySchemaConstantToTheDomainConstantOfTheSameNameAndBack() {
+        assertRoundTrip(io.statesync.avro.SyncStatus.values(), SyncStatus.class, io.statesync.avro.SyncStatus.class);
+        assertRoundTrip(io.statesync.avro.DiffKind.values(), DiffKind.class, io.statesync.avro.DiffKind.class);
+        assertRoundTrip(io.statesync.avro.Action.values(), io.statesync.reconciler.Action.class, io.statesync.avro.Action.class);
+        assertRoundTrip(io.statesync.avro.Reason.values(), io.statesync.reconciler.Reason.class, io.statesync.avro.Reason.class);
+        assertThat(SyncStatus.values()).hasSameSizeAs(io.statesync.avro.SyncStatus.values());
+        assertThat(DiffKind.values()).hasSameSizeAs(io.statesync.avro.DiffKind.values());
+        assertThat(io.statesync.reconciler.Action.values()).hasSameSizeAs(io.statesync.avro.Action.values());
+        assertThat(io.statesync.reconciler.Reason.values()).hasSameSizeAs(io.statesync.avro.Reason.values());
+    }
+
+    @Test
+    void shouldFailWhenAConstantHasNoCounterpart() {
+        assertThatThrownBy(() -> AvroMapping.sameName(io.statesync.avro.SyncStatus.Synced, DiffKind.class))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static <A extends Enum<A>, B extends Enum<B>> void assertRoundTrip(A[] all, Class<B> domain, Class<A> schema) {
+        for (A a : all) {
+            B there = AvroMapping.sameName(a, domain);
+            assertThat(there.name()).isEqualTo(a.name());
+            assertThat(AvroMapping.sameName(there, schema)).isSameAs(a);
+        }
+    }
 
     private static final Instant SINCE = Instant.parse("2026-11-24T10:00:00Z");
 

@@ -136,30 +136,6 @@ class ReconcileStateSerdeTest {
     }
 
     @Test
-    void shouldWriteTheSameBytesWhenTheResourceWasJustPublished() {
-        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
-        byte[] fresh = serde.serializer().serialize(TOPIC, st);
-
-        serdes.resourceSink().serialize("statesync.resources", st.getResource());
-        byte[] afterPublish = serde.serializer().serialize(TOPIC, st);
-
-        assertThat(afterPublish).isEqualTo(fresh);
-    }
-
-    @Test
-    void shouldWriteTheResourceAsItIsNowWhenItChangedAfterPublishing() {
-        ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
-        serdes.resourceSink().serialize("statesync.resources", st.getResource());
-        st.getResource().getMetadata().setResourceVersion("8");
-        st.getResource().setStatus(AvroMapping.initialStatus(Instant.ofEpochMilli(5000)));
-
-        ReconcileState back = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, st));
-
-        assertThat(back).isEqualTo(st);
-        assertThat(back.getResource().getMetadata().getResourceVersion()).isEqualTo("8");
-    }
-
-    @Test
     void shouldDecodeTheStatesTreesIntoCompactMaps() {
         ReconcileState st = stateAfterCorrection(spec("nginx:1.21"));
         st.setLastApplied(spec("nginx:1.20"));

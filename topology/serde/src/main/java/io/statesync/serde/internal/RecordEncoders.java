@@ -51,15 +51,6 @@ final class RecordEncoders {
     }
 
     /**
-     * The datum writer's writers of root Values, one per kind of field: {@code any} for every Value; {@code spec} for a
-     * spec, which is likely to be written again soon and whose encoding is kept ({@link ValueEncodings}); and
-     * {@code maybeSpec} for a tree that is often a spec written before (an observed state, the last-applied spec),
-     * copied when its encoding is kept and not kept otherwise, so that one-off trees do not push specs out.
-     */
-    record ValueWriters(ValueWriter any, ValueWriter spec, ValueWriter maybeSpec) {
-    }
-
-    /**
      * Writes a nested record as the datum writer writes a record: a copy of bytes kept for it, this class, or Avro.
      * The state goes through it for the records it holds, so that the Resource it has just published is copied.
      */
@@ -111,7 +102,7 @@ final class RecordEncoders {
     }
 
     /** Writes {@code datum} when this class has a writer for it and its schema; false, having written nothing, otherwise. */
-    static boolean write(Schema schema, Object datum, Encoder out, ValueWriters values, RecordWriter records)
+    static boolean write(Schema schema, Object datum, Encoder out, ValueWriter values, RecordWriter records)
         throws IOException {
         if (datum instanceof ReconcileState st && RECONCILE_STATE.accepts(schema)) {
             writeState(schema, st, out, values, records);
@@ -127,11 +118,11 @@ final class RecordEncoders {
         return true;
     }
 
-    private static void writeState(Schema schema, ReconcileState st, Encoder out, ValueWriters values, RecordWriter records)
+    private static void writeState(Schema schema, ReconcileState st, Encoder out, ValueWriter values, RecordWriter records)
         throws IOException {
         writeNested(schema, STATE_RESOURCE, st.getResource(), out, records);
         writeNested(schema, STATE_OBSERVED, st.getObserved(), out, records);
-        writeOptional(st.getLastApplied(), values.maybeSpec(), out);
+        writeOptional(st.getLastApplied(), values, out);
         writeNested(schema, STATE_CORRECTION, st.getLastCorrection(), out, records);
         writeOptional(st.getLastCorrectionFingerprint(), RecordEncoders::writeText, out);
         out.writeInt(st.getLastPlannedAttempt());
@@ -159,10 +150,10 @@ final class RecordEncoders {
         }
     }
 
-    private static void writeResource(Resource r, Encoder out, ValueWriters values) throws IOException {
+    private static void writeResource(Resource r, Encoder out, ValueWriter values) throws IOException {
         writeMeta(r.getMetadata(), out);
-        values.spec().write(r.getSpec(), out);
-        writeStatus(r.getStatus(), out, values.any());
+        values.write(r.getSpec(), out);
+        writeStatus(r.getStatus(), out, values);
     }
 
     private static void writeMeta(ObjectMeta m, Encoder out) throws IOException {
@@ -206,7 +197,7 @@ final class RecordEncoders {
         writeOptional(d.getObserved(), values, out);
     }
 
-    private static void writeCorrection(Correction c, Encoder out, ValueWriters values) throws IOException {
+    private static void writeCorrection(Correction c, Encoder out, ValueWriter values) throws IOException {
         writeText(c.getCommandId(), out);
         writeText(c.getKind(), out);
         writeText(c.getNamespace(), out);
@@ -216,8 +207,8 @@ final class RecordEncoders {
         out.writeEnum(c.getReason().ordinal());
         out.writeLong(c.getGeneration());
         out.writeInt(c.getAttempt());
-        writeList(c.getPatch(), (op, o) -> writeFieldOp(op, o, values.any()), out);
-        writeOptional(c.getDesiredSpec(), values.spec(), out);
+        writeList(c.getPatch(), (op, o) -> writeFieldOp(op, o, values), out);
+        writeOptional(c.getDesiredSpec(), values, out);
         writeTime(c.getIssuedAt(), out);
         writeTime(c.getDeadline(), out);
     }
@@ -228,14 +219,14 @@ final class RecordEncoders {
         writeOptional(op.getValue(), values, out);
     }
 
-    private static void writeObservedState(ObservedState o, Encoder out, ValueWriters values) throws IOException {
+    private static void writeObservedState(ObservedState o, Encoder out, ValueWriter values) throws IOException {
         writeText(o.getKind(), out);
         writeText(o.getNamespace(), out);
         writeText(o.getName(), out);
         writeOptional(o.getUid(), RecordEncoders::writeText, out);
         out.writeLong(o.getObservedGeneration());
-        writeOptional(o.getState(), values.maybeSpec(), out);
-        writeOptional(o.getStatus(), values.any(), out);
+        writeOptional(o.getState(), values, out);
+        writeOptional(o.getStatus(), values, out);
         writeList(o.getConditions(), RecordEncoders::writeCondition, out);
         writeTime(o.getObservedAt(), out);
         writeText(o.getReporter(), out);

@@ -32,20 +32,12 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
 
     /** The last schema instance found to be Value's: a root schema holds its own copy, and comparing costs a walk. */
     private volatile Schema checkedValueSchema;
-    /** Encodings another serializer has just written, copied instead of encoding the same instance again; or null. */
-    private final EncodedRecordMemo kept;
     /** Made once: a method reference built at each record would be an allocation per record. */
-    private final RecordEncoders.ValueWriters rootWriters =
-        new RecordEncoders.ValueWriters(this::writeRoot, this::writeSpec, this::writeMaybeSpec);
+    private final RecordEncoders.ValueWriter rootWriter = this::writeRoot;
     private final RecordEncoders.RecordWriter nestedWriter = this::writeRecord;
 
     public ValueAwareDatumWriter(Schema root, SpecificData data) {
-        this(root, data, null);
-    }
-
-    public ValueAwareDatumWriter(Schema root, SpecificData data, EncodedRecordMemo kept) {
         super(root, data);
-        this.kept = kept;
     }
 
     @Override
@@ -54,10 +46,8 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
             if (!isValueSchema(schema) || !writeNode(schema, v.getValue(), out)) {
                 super.writeRecord(schema, datum, out);
             }
-        } else if (kept == null || !kept.writeKept(schema, datum, out)) {
-            if (!RecordEncoders.write(schema, datum, out, rootWriters, nestedWriter)) {
-                super.writeRecord(schema, datum, out);
-            }
+        } else if (!RecordEncoders.write(schema, datum, out, rootWriter, nestedWriter)) {
+            super.writeRecord(schema, datum, out);
         }
     }
 
@@ -66,16 +56,6 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
         Schema valueSchema = Value.getClassSchema();
         if (!writeNode(valueSchema, v.getValue(), out)) {
             super.writeRecord(valueSchema, v, out);
-        }
-    }
-
-    private void writeSpec(Value v, Encoder out) throws IOException {
-        ValueEncodings.current().writeKeeping(v, out);
-    }
-
-    private void writeMaybeSpec(Value v, Encoder out) throws IOException {
-        if (!ValueEncodings.current().writeKept(v, out)) {
-            writeRoot(v, out);
         }
     }
 

@@ -85,21 +85,6 @@ class RecordEncodersTest {
     }
 
     @Test
-    void shouldCopyTheKeptResourceInsideAStateItWritesByHand() throws IOException {
-        Resource live = randomResource(new SplittableRandom(21));
-        Resource other = randomResource(new SplittableRandom(22));
-        EncodedRecordMemo memo = new EncodedRecordMemo(Resource.class);
-        memo.remember(live, EncodeBuffer.encode(1, new SpecificDatumWriter<>(Resource.class), other));
-        ReconcileState st = ReconcileState.newBuilder().setResource(live).build();
-
-        byte[] bytes = written(new ValueAwareDatumWriter<>(ReconcileState.getClassSchema(),
-            ClassResolvedUnionData.forClass(ReconcileState.class), memo), st);
-
-        assertThat(bytes).as("the kept bytes, not a fresh encoding")
-            .isEqualTo(avros(ReconcileState.newBuilder().setResource(other).build()));
-    }
-
-    @Test
     void shouldWriteTheBytesAvroWritesForRandomResources() throws IOException {
         SplittableRandom random = new SplittableRandom(3);
         for (int i = 0; i < 500; i++) {

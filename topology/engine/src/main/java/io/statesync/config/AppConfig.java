@@ -154,10 +154,6 @@ public final class AppConfig extends AbstractConfig {
         }
     }
 
-    public boolean exactlyOnce() {
-        return EXACTLY_ONCE_V2.equals(getString(PROCESSING_GUARANTEE));
-    }
-
     public String topicPrefix() {
         return getString(TOPIC_PREFIX);
     }

@@ -27,8 +27,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig)}, so what is
- * tested is what runs.
+ * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig, ReconcileMetrics, Clock)},
+ * so what is tested is what runs.
  *
  * <p>The processors sit on the Processor API: admission, observation and the timers all read and write one
  * per-key {@link ReconcileState}, which the DSL would materialise twice (once per joined table).
@@ -64,10 +64,6 @@ public final class StatesyncTopology {
     static final long TRANSACTIONAL_FETCH_MAX_WAIT_MS = 20;
 
     private StatesyncTopology() {
-    }
-
-    public static Topology build(AppConfig config) {
-        return build(config, ReconcileMetrics.global(), Clock.systemUTC());
     }
 
     public static Topology build(AppConfig config, ReconcileMetrics metrics, Clock clock) {

@@ -1,5 +1,6 @@
 package io.statesync.bench.system;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,8 +100,9 @@ public final class ThroughputSuite {
         AppConfig config = inputs.config();
         TopicNames topics = inputs.topics();
         Map<TopicPartition, Long> ends = inputs.ends();
-        Properties base = StatesyncTopology.streamsProperties(config, ReconcileMetrics.global());
-        Topology statesync = StatesyncTopology.build(config);
+        ReconcileMetrics metrics = StreamsRun.unexportedMetrics();
+        Properties base = StatesyncTopology.streamsProperties(config, metrics);
+        Topology statesync = StatesyncTopology.build(config, metrics, Clock.systemUTC());
         Topology naive = NaiveDslTopology.build(topics, new TopologySerdes(config));
         Properties naiveProps = new Properties();
         naiveProps.putAll(base);

@@ -1,7 +1,5 @@
 package io.statesync.embedded;
 
-import io.statesync.embedded.internal.ChildJvm;
-import io.statesync.embedded.internal.FreePorts;
 import io.statesync.embedded.internal.ManagedChild;
 import io.statesync.embedded.internal.RegistryAdmin;
 import io.statesync.embedded.internal.RegistryJarLocator;

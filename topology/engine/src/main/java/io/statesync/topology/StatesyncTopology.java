@@ -11,19 +11,17 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
-import io.statesync.topology.internal.DecodedStateStoreBuilder;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.TopologyContext;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -76,12 +74,9 @@ public final class StatesyncTopology {
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
         t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
+        t.addStateStore(ReconcileStateStore.builder(STATE_STORE, serdes, config), ADMISSION, OBSERVATION);
         // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each
-        // send one changelog record per commit instead of one per event. The state store has no Streams cache: its
-        // decoded write-back cache already writes each changed key once per commit, and a second, byte-level cache
-        // would only copy every state once more.
-        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingDisabled(),
-            config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
+        // send one changelog record per commit instead of one per event.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
@@ -100,10 +95,6 @@ public final class StatesyncTopology {
         t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
         t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
         return t;
-    }
-
-    private static StoreBuilder<KeyValueStore<String, ReconcileState>> stateStore(Serde<ReconcileState> serde) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), serde);
     }
 
     /**

@@ -16,7 +16,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.registry.MockSchemaRegistry;
 import io.statesync.serde.AvroSerdes;
 import io.statesync.topology.TopologySerdes;
-import io.statesync.topology.internal.ReconcileStateSerde;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.common.serialization.Serializer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -64,7 +64,7 @@ public class StateWriteBenchmark {
         sink = serdes.resourceSink();
         stateSerializer = serdes.reconcileState().serializer();
         plainSink = serdes.resource().serializer();
-        plainStateSerializer = new ReconcileStateSerde(AvroSerdes.specific(ReconcileState.class, config, false)).serializer();
+        plainStateSerializer = ReconcileStateStore.serde(AvroSerdes.specific(ReconcileState.class, config, false)).serializer();
         sink.serialize(RESOURCES, state.getResource());
         if (!java.util.Arrays.equals(stateSerializer.serialize(CHANGELOG, state), plainStateSerializer.serialize(CHANGELOG, state))) {
             throw new IllegalStateException("the two wirings write different state bytes");

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the topics of DESIGN section 2 when missing and fails fast when existing ones would break
+ * Creates the topics of docs/contract.md, section 2, when missing and fails fast when existing ones would break
  * co-partitioning or compaction semantics, because either mistake silently corrupts the pipeline later.
  */
 public final class TopicManager {

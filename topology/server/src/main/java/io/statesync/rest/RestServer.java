@@ -67,7 +67,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST server of one instance (DESIGN section 4). It binds before the streams start, so that
+ * The REST server of one instance (docs/contract.md, section 7). It binds before the streams start, so that
  * application.server is known, and reports not-ready until the streams are RUNNING, the stores answer, and the
  * admission reply consumer and the resource view are in place.
  *

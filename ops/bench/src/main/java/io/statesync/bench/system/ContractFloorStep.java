@@ -36,7 +36,7 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * The latency suite's contract floor ({@link FloorTopology#contract}): every record, and every field in it, that
- * DESIGN.md asks for in answer to that suite's writes, with the least logic that fills them in. Beyond
+ * docs/contract.md asks for in answer to that suite's writes, with the least logic that fills them in. Beyond
  * {@link FloorTopology#answering} it gives each Resource a resourceVersion and the full status (the four conditions,
  * the field diff, attempts, the last correction, convergedAt and lastObservedAt), each correction its field-level
  * patch, and each convergence its Converged event; the state keeps the last correction and the last-applied spec, as

@@ -66,7 +66,7 @@ public final class StatesyncApp implements AutoCloseable {
             config.describe());
         TopicNames topics = new TopicNames(config.topicPrefix());
         try (StartupSteps steps = new StartupSteps()) {
-            // Unpacks RocksDB's 15 MB native library from its jar and links it (0.1 s); start() would do it first thing.
+            // Unpacks RocksDB's native library from its jar and links it, off the critical path; start() would do it first thing.
             var rocksDb = steps.async("load RocksDB", () -> RocksDB.loadLibrary());
             var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));
             var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
@@ -91,7 +91,7 @@ public final class StatesyncApp implements AutoCloseable {
     /**
      * Binds the REST port and creates the streams, which advertise that port. Neither touches a topic (the local stores
      * are opened by start()), so neither waits for the topic check; and when the configuration names the port, the two
-     * run side by side (each is some 0.3 s of class loading and set-up on a restart).
+     * run side by side (each is a noticeable share of class loading and set-up on a restart).
      */
     private CompletableFuture<Void> bindRestAndCreateStreams(StartupSteps steps, CompletableFuture<Topology> topology) {
         String advertised = rest.advertisedServerFromConfig();

@@ -144,8 +144,8 @@ public final class RestServer {
         });
         registerErrors();
         javalin.before(UriCheck::requireWellFormed);
-        // A plain before-handler on the request path: beforeMatched matched the route a second time for every request,
-        // a seventh of a point read's server time (suite 4). Unknown paths then need a token too, as in Kubernetes.
+        // A plain before-handler on the request path: beforeMatched would match the route a second time for every
+        // request, a real share of a point read's server time. Unknown paths then need a token too, as in Kubernetes.
         javalin.before(this::authorize);
         registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));

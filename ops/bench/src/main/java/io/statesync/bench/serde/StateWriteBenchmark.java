@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the topology pays to publish a Resource and then write the state that holds it, as after a converged
  * observation: the resources sink's encoding, then the state's. The contender is statesync's wiring, where the state
- * copies the Resource's bytes the sink has just written; the baseline encodes the state on its own, as it did before.
+ * copies the Resource's bytes the sink has just written; the baseline encodes the state on its own.
  * Both write the same bytes (the unit tests compare them).
  */
 @State(Scope.Thread)

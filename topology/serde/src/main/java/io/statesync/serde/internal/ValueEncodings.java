@@ -32,7 +32,7 @@ public final class ValueEncodings {
     /**
      * The most bytes one thread's table keeps: with large specs it holds fewer of them. Past it the table starts
      * empty again, which costs each spec one more encoding. Without it, 8,192 specs just under {@link #KEEP_LIMIT}
-     * would pin 128 MiB per thread; the suites' specs (about 100 bytes) use a fifth of it.
+     * would pin 128 MiB per thread, while as many specs of about 100 bytes use a fifth of it.
      */
     static final int BUDGET = 4 * 1024 * 1024;
     private static final ThreadLocal<ValueEncodings> PER_THREAD = ThreadLocal.withInitial(ValueEncodings::new);

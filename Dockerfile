@@ -22,8 +22,8 @@ RUN groupadd --system --gid 10001 statesync \
 COPY --from=build /src/ops/dist/target/statesync/ /opt/statesync/
 # bin/statesync passes JAVA_OPTS to the JVM: size the heap from the container's memory limit, and let the
 # orchestrator restart a JVM that ran out of memory rather than keep a half-working one. Half the limit, not more:
-# RocksDB and the JVM's own memory take about 0.45 GB beside the heap, and the REST view's values live in its mapped
-# snapshot file, whose page cache the limit counts too (at 1M resources: 0.5 GB live heap, a 0.55-0.65 GB file).
+# RocksDB and the JVM's own memory take a large share beside the heap, and the REST view's values live in its mapped
+# snapshot file, whose page cache the limit counts too, and which grows with the resources as the live heap does.
 # STATESYNC_CDS_DIR: the class-data archive that bin/statesync writes at the first clean stop and maps at every
 # later start (docs/operations.md, AppCDS), on the volume so that it outlives the container.
 ENV STATESYNC_STATE_DIR=/var/lib/statesync/streams \

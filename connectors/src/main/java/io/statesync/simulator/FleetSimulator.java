@@ -43,7 +43,6 @@ public final class FleetSimulator implements ResourceAgent {
     private final Sleeper sleeper;
     private final SplittableRandom random;
     private final Map<String, SimResource> world = new ConcurrentHashMap<>();
-    private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong drifted = new AtomicLong();
 
@@ -98,7 +97,6 @@ public final class FleetSimulator implements ResourceAgent {
                 c.getUid(), c.getGeneration()));
             default -> throw new IllegalStateException("unreachable: " + c.getAction());
         }
-        applied.incrementAndGet();
     }
 
     /** The patch applied to what exists; the whole desired spec when there is nothing to patch. */
@@ -166,10 +164,6 @@ public final class FleetSimulator implements ResourceAgent {
 
     public int size() {
         return world.size();
-    }
-
-    public long appliedCount() {
-        return applied.get();
     }
 
     public long failedCount() {

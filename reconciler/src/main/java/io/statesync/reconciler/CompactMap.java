@@ -15,8 +15,8 @@ import java.util.function.BiConsumer;
 /**
  * An unmodifiable, insertion-ordered map held in one array of alternating keys and values. Trees are made of many
  * small maps that live as long as the state that holds them: a {@link HashMap} of three entries is a 16-slot table
- * and three nodes, and iterating it scans every slot, which the latency suite's profile put at 14% of the stream
- * threads (decoded specs are iterated for conversion, comparison and encoding). Here a map of n entries is two
+ * and three nodes, and iterating it scans every slot, while decoded specs are iterated again and again (for
+ * conversion, comparison and encoding) on the stream threads. Here a map of n entries is two
  * objects, and iteration walks the array.
  *
  * <p>Up to {@value #LINEAR_LIMIT} entries a lookup scans the keys; a larger map also carries an open-addressing

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * Decides, from the full stored state of one key, whether to emit a correction, wait, or give up (DESIGN section 3).
+ * Decides, from the full stored state of one key, whether to emit a correction, wait, or give up (docs/contract.md, 5.3 and 5.4).
  * <ol>
  *   <li>Deleting: DELETE/Deletion until the observed resource is absent, then InSync (the caller finalises).</li>
  *   <li>Nothing desired: an observed resource is an orphan; PRUNE plans DELETE/Orphaned, REPORT and IGNORE plan

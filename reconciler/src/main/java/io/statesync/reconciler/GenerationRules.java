@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 
 /**
- * Generation bookkeeping (DESIGN section 1): generation starts at 1 and grows by one only when the spec changes.
+ * Generation bookkeeping (docs/contract.md, section 1): generation starts at 1 and grows by one only when the spec changes.
  * Specs compare as trees with numbers by value (5 equals 5.0), so a client that re-sends an int as a double does not
  * bump the generation.
  */

@@ -82,11 +82,6 @@ public final class Trees {
         return normalizeScalar(value);
     }
 
-    /** Same as {@link #normalize}: the immutable deep copy a caller should keep. */
-    public static Object immutableCopy(Object value) {
-        return normalize(value);
-    }
-
     private static Object normalizeScalar(Object value) {
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();

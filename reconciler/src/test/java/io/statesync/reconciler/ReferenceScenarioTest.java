@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN section 8 at the pure level: admission, planning and status, with the agent played by the test. */
+/**
+ * The reference scenario (a spec change from V1 to V2, the correction, the agent's report, Synced again) at the pure
+ * level: admission, planning and status as docs/contract.md, section 5, gives them, with the agent played by the test.
+ */
 class ReferenceScenarioTest {
     private static final String KEY = "WebApp/default/test-webapp";
     private static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");

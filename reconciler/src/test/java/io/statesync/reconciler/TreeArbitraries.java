@@ -49,7 +49,7 @@ final class TreeArbitraries {
         return Arbitraries.maps(keys(), Arbitraries.lazy(() -> trees(depth))).ofMaxSize(4).map(TreeArbitraries::freeze);
     }
 
-    /** Specs are maps at the root, as DESIGN says. */
+    /** Specs are maps at the root, as a resource's spec is (docs/contract.md, section 1). */
     static Arbitrary<Object> specs() {
         return maps(2).map(m -> (Object) m);
     }

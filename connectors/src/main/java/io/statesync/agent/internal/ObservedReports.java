@@ -11,7 +11,7 @@ import io.statesync.avro.Correction;
 import io.statesync.avro.ObservedState;
 import io.statesync.schemas.Values;
 
-/** Builds the ObservedState reports of DESIGN section 7 from observations, corrections and the agent's memory. */
+/** Builds the ObservedState reports of docs/contract.md, section 8, from observations, corrections and the agent's memory. */
 public final class ObservedReports {
 
     public static final String APPLY_FAILED = "ApplyFailed";

@@ -7,9 +7,9 @@ import sun.misc.Signal;
 
 /**
  * Runs {@code up}'s stop sequence (agent, pipeline, then broker and registry) on Ctrl-C or SIGTERM before the JVM
- * starts its shutdown hooks. Hooks run concurrently, so with a hook alone the embedded runtime's child reaper
- * stopped the broker while the pipeline was still closing: its consumers never left the group and the next
- * {@code up} waited out the 45 s session timeout in REBALANCING. A second Ctrl-C exits at once.
+ * starts its shutdown hooks. Hooks run concurrently, so with a hook alone the embedded runtime's child reaper would
+ * stop the broker while the pipeline is still closing: its consumers would never leave the group, and the next
+ * {@code up} would wait out the session timeout in REBALANCING. A second Ctrl-C exits at once.
  */
 final class OrderlyShutdown {
 

@@ -1,9 +1,7 @@
 package io.statesync.embedded;
 
-import io.statesync.embedded.internal.ChildJvm;
-import io.statesync.embedded.internal.FreePorts;
 import io.statesync.embedded.internal.ManagedChild;
-import io.statesync.embedded.internal.RegistryHttp;
+import io.statesync.embedded.internal.RegistryAdmin;
 import io.statesync.embedded.internal.RegistryJarLocator;
 import java.io.File;
 import java.nio.file.Path;
@@ -69,10 +67,10 @@ public final class EmbeddedRegistry implements AutoCloseable {
             throw new IllegalStateException("Port " + port + " on 127.0.0.1 is already in use; "
                     + "stop whatever listens there or choose another registry port");
         }
-        RegistryHttp http = new RegistryHttp(url());
+        RegistryAdmin admin = new RegistryAdmin(url());
         long pid = registry.start(command(jar), environment(), alive -> {
-            http.awaitReady(START_TIMEOUT, alive);
-            http.setGlobalCompatibility("BACKWARD");
+            admin.awaitReady(START_TIMEOUT, alive);
+            admin.setGlobalCompatibility("BACKWARD");
         });
         log.info("Schema registry (pid {}) ready at {} in {} ms, data in {}", pid, url(),
                 (System.nanoTime() - started) / 1_000_000, dataDir);

@@ -3,7 +3,7 @@ package io.statesync.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.statesync.embedded.internal.RegistryHttp;
+import io.statesync.embedded.internal.RegistryAdmin;
 import java.net.ServerSocket;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -19,8 +19,8 @@ class EmbeddedRegistryIT {
         try (EmbeddedRegistry registry = new EmbeddedRegistry(dir.resolve("registry"), 0)) {
             registry.start();
             String url = registry.url();
-            RegistryHttp http = new RegistryHttp(url);
-            assertThat(http.get("/subjects/kept-value/versions").statusCode()).isEqualTo(404);
+            RegistryAdmin admin = new RegistryAdmin(url);
+            assertThat(admin.get("/subjects/kept-value/versions").statusCode()).isEqualTo(404);
             registerString(url, "kept-value");
             long firstPid = registry.pid().orElseThrow();
 
@@ -29,8 +29,8 @@ class EmbeddedRegistryIT {
             registry.start();
 
             assertThat(registry.url()).isEqualTo(url);
-            assertThat(http.get("/subjects").body()).contains("kept-value");
-            assertThat(http.get("/config").body()).contains("BACKWARD");
+            assertThat(admin.get("/subjects").body()).contains("kept-value");
+            assertThat(admin.get("/config").body()).contains("BACKWARD");
         }
         assertThat(dir.resolve("logs/registry.log")).isNotEmptyFile();
     }

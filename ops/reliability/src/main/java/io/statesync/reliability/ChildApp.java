@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
-import io.statesync.embedded.internal.ChildJvm;
-import io.statesync.embedded.internal.FreePorts;
+import io.statesync.embedded.ChildJvm;
+import io.statesync.embedded.FreePorts;
 
 /**
  * statesync as a real process ({@code StatesyncCli run -D ...} on this JVM's class path), so that it can be killed

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
-import io.statesync.embedded.internal.ChildJvm;
-import io.statesync.embedded.internal.FreePorts;
+import io.statesync.embedded.ChildJvm;
+import io.statesync.embedded.FreePorts;
 
 /**
  * Bad REST input against statesync running as a child JVM with a small heap: every answer must be a 4xx with a

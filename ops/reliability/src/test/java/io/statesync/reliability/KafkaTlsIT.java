@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.EmbeddedKafka;
 import io.statesync.embedded.ExtraListener;
-import io.statesync.embedded.internal.ChildJvm;
+import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import org.junit.jupiter.api.AfterAll;

@@ -3,8 +3,11 @@ package io.statesync.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.cli.internal.ApiClient;
+import io.statesync.cli.internal.Output;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -65,5 +68,16 @@ abstract class ClientCommand implements Callable<Integer> {
 
     String format() {
         return output.name();
+    }
+
+    /** Prints an answer: JSON or YAML as it is, or through {@code table} for the table format. */
+    int print(JsonNode answer, Consumer<JsonNode> table) {
+        if (output == Format.table) {
+            table.accept(answer);
+            out().flush();
+        } else {
+            Output.print(out(), answer, format());
+        }
+        return StatesyncCli.EXIT_OK;
     }
 }

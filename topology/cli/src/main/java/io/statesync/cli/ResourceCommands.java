@@ -22,28 +22,29 @@ final class ResourceCommands {
     private ResourceCommands() {
     }
 
-    /** A read of one resource's sub-path: fetch, report failures, print JSON/YAML as is or a table of its own. */
-    abstract static class KeyedRead extends ClientCommand {
+    /** A request about one resource: send it, report a failure, print the answer as JSON/YAML or a table of its own. */
+    abstract static class KeyedCommand extends ClientCommand {
         @Parameters(paramLabel = "KIND/NAMESPACE/NAME")
         String key;
 
-        abstract String suffix();
+        abstract ApiClient.Response send(ApiClient api) throws IOException;
 
         abstract void table(JsonNode answer);
 
         @Override
         int run(ApiClient api) throws IOException {
-            ApiClient.Response r = api.get(ApiClient.resourcePath(key) + suffix());
-            if (!r.ok()) {
-                return fail(spec.name() + " " + key, r);
-            }
-            if (output == Format.table) {
-                table(r.json());
-                out().flush();
-            } else {
-                Output.print(out(), r.json(), format());
-            }
-            return StatesyncCli.EXIT_OK;
+            ApiClient.Response r = send(api);
+            return r.ok() ? print(r.json(), this::table) : fail(spec.name() + " " + key, r);
+        }
+    }
+
+    /** A read of one resource's sub-path. */
+    abstract static class KeyedRead extends KeyedCommand {
+        abstract String suffix();
+
+        @Override
+        ApiClient.Response send(ApiClient api) throws IOException {
+            return api.get(ApiClient.resourcePath(key) + suffix());
         }
     }
 
@@ -89,16 +90,14 @@ final class ResourceCommands {
         }
 
         private void print(ArrayNode items, String position) {
-            if (output == Format.table) {
-                List<List<String>> rows = new ArrayList<>();
-                items.forEach(i -> rows.add(Output.resourceRow(i)));
-                Output.table(out(), Output.RESOURCE_HEADER, rows);
-                return;
-            }
             ObjectNode list = JsonNodeFactory.instance.objectNode().put("apiVersion", "statesync.io/v1").put("kind", "ResourceList");
             list.putObject("metadata").put("resourceVersion", position);
             list.set("items", items);
-            Output.print(out(), list, format());
+            print(list, answer -> {
+                List<List<String>> rows = new ArrayList<>();
+                items.forEach(i -> rows.add(Output.resourceRow(i)));
+                Output.table(out(), Output.RESOURCE_HEADER, rows);
+            });
         }
     }
 
@@ -145,25 +144,18 @@ final class ResourceCommands {
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a resource through admission.")
-    static final class Delete extends ClientCommand {
-        @Parameters(paramLabel = "KIND/NAMESPACE/NAME")
-        String key;
+    static final class Delete extends KeyedCommand {
         @Option(names = "--resource-version", description = "Only delete this version (compare-and-swap).")
         String resourceVersion;
 
         @Override
-        int run(ApiClient api) throws IOException {
-            ApiClient.Response r = api.delete(ApiClient.resourcePath(key), resourceVersion);
-            if (!r.ok()) {
-                return fail("delete " + key, r);
-            }
-            if (output == Format.table) {
-                out().println(key + " " + r.json().path("reason").asText("deleted").toLowerCase());
-                out().flush();
-            } else {
-                Output.print(out(), r.json(), format());
-            }
-            return StatesyncCli.EXIT_OK;
+        ApiClient.Response send(ApiClient api) throws IOException {
+            return api.delete(ApiClient.resourcePath(key), resourceVersion);
+        }
+
+        @Override
+        void table(JsonNode answer) {
+            out().println(key + " " + answer.path("reason").asText("deleted").toLowerCase());
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -154,10 +155,6 @@ public final class AppConfig extends AbstractConfig {
         }
     }
 
-    public boolean exactlyOnce() {
-        return EXACTLY_ONCE_V2.equals(getString(PROCESSING_GUARANTEE));
-    }
-
     public String topicPrefix() {
         return getString(TOPIC_PREFIX);
     }
@@ -167,6 +164,13 @@ public final class AppConfig extends AbstractConfig {
         Map<String, Object> out = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX));
         out.putAll(originalsWithPrefix(typePrefix));
         return out;
+    }
+
+    /** What an admin client needs: the {@code admin.*} pass-through settings and the bootstrap servers. */
+    public Map<String, Object> adminProps() {
+        Map<String, Object> p = clientProps(ADMIN_PREFIX);
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", getList(BOOTSTRAP_SERVERS)));
+        return p;
     }
 
     /** The effective value of every defined key, secrets masked, for the startup log and {@code config docs}. */

@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.avro.Action;
 import io.statesync.avro.Reason;
 import io.statesync.avro.SyncStatus;
@@ -23,8 +22,6 @@ public final class ReconcileMetrics {
 
     /** Key under which the instance is handed to handlers that Kafka Streams instantiates by reflection. */
     public static final String CONFIG_KEY = "statesync.metrics.instance";
-
-    private static volatile ReconcileMetrics global = new ReconcileMetrics(new SimpleMeterRegistry());
 
     private final MeterRegistry registry;
     private final Timer reconcileDuration;
@@ -44,14 +41,6 @@ public final class ReconcileMetrics {
         Gauge.builder("statesync_inflight_corrections", inflight, AtomicLong::get)
             .description("Corrections issued and not yet converged or expired").register(registry);
         registerZeros();
-    }
-
-    public static ReconcileMetrics global() {
-        return global;
-    }
-
-    public static void setGlobal(ReconcileMetrics metrics) {
-        global = metrics;
     }
 
     public MeterRegistry registry() {

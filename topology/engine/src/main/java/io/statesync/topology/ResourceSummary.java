@@ -13,9 +13,9 @@ import org.apache.kafka.common.header.Headers;
  * What a reader of statesync.resources needs to index a record without decoding it, carried in the
  * {@link StatesyncHeaders#RESOURCE_SUMMARY} header as {@code <resourceVersion>;<syncStatus>;<0|1 labelled>}.
  *
- * <p>Why: every REST instance reads the whole topic into its view at start, and decoding 1M Avro records to learn
- * three fields was most of a restart (suite 5: 17 of 19 s at 1M). The header is written with the value by the same
- * processor, so the two agree; records written before it existed have none, and readers then decode.
+ * <p>Why: every REST instance reads the whole topic into its view at start, and decoding every Avro record to learn
+ * three fields would be most of a restart. The header is written with the value by the same processor, so the two
+ * agree; a record without it (written by a version that did not set it) is decoded instead.
  *
  * @param version the resourceVersion as a number, -1 when it is not one
  * @param syncStatus null when the resource has no status

@@ -11,24 +11,22 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
-import io.statesync.topology.internal.DecodedStateStoreBuilder;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.TopologyContext;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig)}, so what is
- * tested is what runs.
+ * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig, ReconcileMetrics, Clock)},
+ * so what is tested is what runs.
  *
  * <p>The processors sit on the Processor API: admission, observation and the timers all read and write one
  * per-key {@link ReconcileState}, which the DSL would materialise twice (once per joined table).
@@ -66,10 +64,6 @@ public final class StatesyncTopology {
     private StatesyncTopology() {
     }
 
-    public static Topology build(AppConfig config) {
-        return build(config, ReconcileMetrics.global(), Clock.systemUTC());
-    }
-
     public static Topology build(AppConfig config, ReconcileMetrics metrics, Clock clock) {
         TopicNames topics = new TopicNames(config.topicPrefix());
         TopologySerdes serdes = new TopologySerdes(config);
@@ -80,18 +74,15 @@ public final class StatesyncTopology {
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
         t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
+        t.addStateStore(ReconcileStateStore.builder(STATE_STORE, serdes, config), ADMISSION, OBSERVATION);
         // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each
-        // send one changelog record per commit instead of one per event. The state store has no Streams cache: its
-        // decoded write-back cache already writes each changed key once per commit, and a second, byte-level cache
-        // would only copy every state once more.
-        t.addStateStore(new DecodedStateStoreBuilder(stateStore(serdes.reconcileState()).withCachingDisabled(),
-            config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), ADMISSION, OBSERVATION);
+        // send one changelog record per commit instead of one per event.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
-        // in memory they restore from their compacted topics in a fetch or two. A kept restart at six partitions
-        // opened eighteen RocksDB stores, each twice (as Streams starts and at task assignment), six of them for the
-        // counter; now it opens twelve, and the global store's bootstrap, which start() waits for, opens none.
+        // in memory they restore from their compacted topics in a fetch or two, and a restart opens no RocksDB
+        // instance for them, neither per task (each is opened twice, as Streams starts and at task assignment) nor for
+        // the global store's bootstrap, which start() waits for.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
             .withCachingEnabled(), ADMISSION, OBSERVATION);
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
@@ -106,21 +97,18 @@ public final class StatesyncTopology {
         return t;
     }
 
-    private static StoreBuilder<KeyValueStore<String, ReconcileState>> stateStore(Serde<ReconcileState> serde) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), serde);
-    }
-
     /**
      * Larger batches in and out under exactly-once, where a record's output becomes visible to {@code read_committed}
      * readers (agents, watchers, the REST view) only when its transaction commits, on average half a commit interval
-     * after it was processed. Small batches bought nothing there and cost CPU on the stream thread and the broker
-     * (docs/benchmarks.md, suite 2, at 10,000 desired writes/s):
+     * after it was processed. Small batches buy nothing there and cost CPU on the stream thread and the broker (the
+     * latency suite of docs/benchmarks.md measures both sides):
      * <ul>
-     *   <li>The producers: Kafka Streams lets them linger 100 ms, but the client's 16 KiB batches filled long before,
-     *       and the commit flushes the producer anyway. 256 KiB: 11-14% less CPU per write, and the p99 fell.</li>
-     *   <li>The main consumer: with {@code fetch.min.bytes} 1 a stream thread fetched and polled for every few records.
-     *       Waiting up to 20 ms (never longer than the commit interval) for 64 KiB: 14-19% less CPU per write, for
-     *       8-18 ms more p50 at moderate rates.</li>
+     *   <li>The producers: Kafka Streams lets them linger 100 ms, but the client's 16 KiB batches fill long before, and
+     *       the commit flushes the producer anyway. Larger batches cost less CPU per write and shorten the tail
+     *       latency.</li>
+     *   <li>The main consumer: with {@code fetch.min.bytes} 1 a stream thread fetches and polls for every few records.
+     *       Waiting a little (never longer than the commit interval) for a larger fetch costs less CPU per write, for a
+     *       somewhat higher median latency at moderate rates.</li>
      * </ul>
      * At-least-once keeps Kafka Streams' defaults, since there every wait adds to the latency. An operator's setting,
      * bare or for that client, wins.

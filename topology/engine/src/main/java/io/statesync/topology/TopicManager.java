@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the topics of DESIGN section 2 when missing and fails fast when existing ones would break
+ * Creates the topics of docs/contract.md, section 2, when missing and fails fast when existing ones would break
  * co-partitioning or compaction semantics, because either mistake silently corrupts the pipeline later.
  */
 public final class TopicManager {
@@ -96,7 +96,7 @@ public final class TopicManager {
     /**
      * Every topic but the kinds topic: it feeds a global table, which every instance reads whole, so its partition
      * count is free. It is created with one, because the global thread restores a partition at a time before Kafka
-     * Streams' {@code start()} returns (and its consumer warned once per other partition at every start).
+     * Streams' {@code start()} returns (and its consumer would warn once per other partition at every start).
      */
     private boolean isCoPartitioned(String name) {
         return !name.equals(topics.kinds());

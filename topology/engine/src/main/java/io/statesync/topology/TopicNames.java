@@ -2,7 +2,7 @@ package io.statesync.topology;
 
 import java.util.List;
 
-/** The topics of DESIGN section 2 under one configurable prefix. */
+/** The topics of docs/contract.md, section 2, under one configurable prefix. */
 public record TopicNames(String prefix) {
 
     public String desired() { return prefix + "desired"; }

@@ -52,6 +52,14 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldGiveAnAdminClientItsOwnSettingsOverTheSharedOnesAndTheBootstrapServers() {
+        AppConfig c = new AppConfig(Map.of(AppConfig.BOOTSTRAP_SERVERS, "a:1,b:2", "kafka.client.id", "shared",
+            "kafka.sasl.mechanism", "PLAIN", "admin.client.id", "admin"));
+        assertThat(c.adminProps()).containsEntry("bootstrap.servers", "a:1,b:2").containsEntry("client.id", "admin")
+            .containsEntry("sasl.mechanism", "PLAIN");
+    }
+
+    @Test
     void shouldNotTakeTheLauncherVariablesForConfigurationKeys() {
         Map<String, String> fromEnv = AppConfig.fromEnvironment(Map.of("STATESYNC_CDS", "off", "STATESYNC_CDS_DIR", "/tmp/cds",
             "STATESYNC_HOME", "/opt/statesync", "STATESYNC_HTTP_PORT", "9100"));

@@ -65,7 +65,7 @@ public final class InTestAgent implements AutoCloseable {
         consumer.close();
     }
 
-    /** Reports a state directly, as an agent that noticed a change would (used to inject drift). */
+    /** Reports a state directly, as an agent that noticed a change would (the tests inject drift with it). */
     public void report(String key, String uid, long generation, Value state, String ack) {
         ResourceKey rk = ResourceKey.parse(key);
         producer.send(new ProducerRecord<>(topics.observed(), key, ObservedState.newBuilder().setKind(rk.kind())

@@ -70,7 +70,7 @@ class ReconcileTopologyTest extends TopologyTestBase {
         }
         assertThat(versions).isSorted().doesNotHaveDuplicates();
         String changelog = f.config.getString(AppConfig.APPLICATION_ID) + "-" + StatesyncTopology.REVISION_STORE + "-changelog";
-        // The driver commits after every record: one changelog record per version before the counter kept blocks.
+        // The driver commits after every record: without blocks that would be one changelog record per version.
         assertThat(f.driver.createOutputTopic(changelog, new StringDeserializer(), new LongDeserializer()).readValuesToList())
             .containsExactly(1_000L);
     }

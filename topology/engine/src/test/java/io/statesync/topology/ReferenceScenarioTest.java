@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** DESIGN section 8, step by step, on the real topology under TopologyTestDriver. */
+/**
+ * The reference scenario (a spec change from V1 to V2, the correction, the agent's report, Synced again) step by step,
+ * on the real topology under TopologyTestDriver, against the pipeline semantics of docs/contract.md, section 5.
+ */
 class ReferenceScenarioTest extends TopologyTestBase {
 
     static final String KEY = "WebApp/default/test-webapp";

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ResourceKeyTest {
 
-    /** The contract's two rules (DESIGN.md) as regular expressions, the subdomain one as Kubernetes writes it. */
+    /** The contract's two rules (docs/contract.md, section 1) as regular expressions, the subdomain one as Kubernetes writes it. */
     private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
     private static final Pattern SUBDOMAIN =
         Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");

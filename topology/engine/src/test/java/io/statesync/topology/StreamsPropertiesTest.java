@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -20,7 +21,7 @@ class StreamsPropertiesTest {
     @Test
     void shouldHandleProcessingErrorsOfTheGlobalKindsStoreToo() {
         StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(
-            new AppConfig(Map.of()), ReconcileMetrics.global()));
+            new AppConfig(Map.of()), metrics()));
 
         assertThat(streams.getClass(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG))
             .isEqualTo(DlqProcessingExceptionHandler.class);
@@ -31,7 +32,7 @@ class StreamsPropertiesTest {
     void shouldLetAStreamsSettingOverrideTheDefaults() {
         Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
             "streams." + StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "false",
-            AppConfig.COMMIT_INTERVAL_MS, "20")), ReconcileMetrics.global());
+            AppConfig.COMMIT_INTERVAL_MS, "20")), metrics());
 
         assertThat(p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG)).isEqualTo("false");
         assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20L);
@@ -48,7 +49,7 @@ class StreamsPropertiesTest {
     @Test
     void shouldLeaveBatchingToKafkaStreamsAtLeastOnce() {
         Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
-            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), ReconcileMetrics.global());
+            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), metrics());
 
         assertThat(p).doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG));
         assertThat(producerConfig(Map.of(AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE))
@@ -73,7 +74,7 @@ class StreamsPropertiesTest {
         assertThat(main.getInt(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)).isEqualTo(64 * 1024);
         assertThat(main.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)).isEqualTo(20);
         StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(Map.of()),
-            ReconcileMetrics.global()));
+            metrics()));
         assertThat(streams.getRestoreConsumerConfigs("client")).as("restores keep Kafka's fetch settings")
             .doesNotContainKeys(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
     }
@@ -87,7 +88,7 @@ class StreamsPropertiesTest {
     @Test
     void shouldLeaveFetchingToKafkaAtLeastOnce() {
         Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
-            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), ReconcileMetrics.global());
+            AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE)), metrics());
 
         assertThat(p).doesNotContainKeys(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
             StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
@@ -104,7 +105,7 @@ class StreamsPropertiesTest {
     /** The configuration a stream thread's main consumer gets from Kafka Streams for these statesync settings. */
     private static ConsumerConfig mainConsumerConfig(Map<String, String> settings) {
         StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(settings),
-            ReconcileMetrics.global()));
+            metrics()));
         Map<String, Object> all = new HashMap<>(streams.getMainConsumerConfigs("group", "client", 0));
         all.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         all.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -114,8 +115,12 @@ class StreamsPropertiesTest {
     /** The configuration a stream thread's producer gets from Kafka Streams for these statesync settings. */
     private static ProducerConfig producerConfig(Map<String, String> settings) {
         StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(settings),
-            ReconcileMetrics.global()));
+            metrics()));
         return withSerializers(streams.getProducerConfigs("client"));
+    }
+
+    private static ReconcileMetrics metrics() {
+        return new ReconcileMetrics(new SimpleMeterRegistry());
     }
 
     private static ProducerConfig withSerializers(Map<String, Object> configs) {

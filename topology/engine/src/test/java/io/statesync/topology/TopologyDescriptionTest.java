@@ -2,8 +2,10 @@ package io.statesync.topology;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.config.AppConfig;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +16,8 @@ class TopologyDescriptionTest {
 
     static String description() {
         AppConfig config = new AppConfig(Map.of(AppConfig.SCHEMA_REGISTRY_URL, "mock://describe"));
-        return StatesyncTopology.build(config).describe().toString().trim();
+        return StatesyncTopology.build(config, new ReconcileMetrics(new SimpleMeterRegistry()), Clock.systemUTC())
+            .describe().toString().trim();
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.avro.Correction;
@@ -28,10 +30,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 
-/** A TopologyTestDriver around {@link StatesyncTopology#build}, with typed input and output topics and a mock registry. */
+/**
+ * A TopologyTestDriver around {@link StatesyncTopology#build}, or around another topology on statesync's topics
+ * ({@link #around}), with typed input and output topics and a mock registry.
+ */
 public final class TopologyFixture implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -41,18 +47,31 @@ public final class TopologyFixture implements AutoCloseable {
     final TopologySerdes serdes;
     final ReconcileMetrics metrics = new ReconcileMetrics(new SimpleMeterRegistry());
     final TopologyTestDriver driver;
-    final TestInputTopic<String, DesiredState> desired;
-    final TestInputTopic<String, ObservedState> observed;
-    final TestInputTopic<String, KindPolicy> kinds;
-    final TestInputTopic<byte[], byte[]> rawDesired;
-    final TestInputTopic<byte[], byte[]> rawObserved;
-    final TestOutputTopic<String, Resource> resources;
-    final TestOutputTopic<String, Correction> corrections;
-    final TestOutputTopic<String, ReconcileEvent> events;
-    final TestOutputTopic<byte[], byte[]> dlq;
+    public final TestInputTopic<String, DesiredState> desired;
+    public final TestInputTopic<String, ObservedState> observed;
+    public final TestInputTopic<String, KindPolicy> kinds;
+    public final TestInputTopic<byte[], byte[]> rawDesired;
+    public final TestInputTopic<byte[], byte[]> rawObserved;
+    public final TestOutputTopic<String, Resource> resources;
+    public final TestOutputTopic<String, Correction> corrections;
+    public final TestOutputTopic<String, ReconcileEvent> events;
+    public final TestOutputTopic<byte[], byte[]> dlq;
     private Instant now = START;
 
     TopologyFixture(Path stateDir, Map<String, Object> overrides) {
+        this(stateDir, overrides, (config, metrics) -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
+    }
+
+    /**
+     * A driver around {@code topology}, built from the fixture's configuration, under statesync's Streams properties:
+     * for a topology that must read and write what statesync's does, such as a benchmark's contender.
+     */
+    public static TopologyFixture around(Path stateDir, Function<AppConfig, Topology> topology) {
+        return new TopologyFixture(stateDir, Map.of(), (config, metrics) -> topology.apply(config));
+    }
+
+    private TopologyFixture(Path stateDir, Map<String, Object> overrides,
+                            BiFunction<AppConfig, ReconcileMetrics, Topology> topology) {
         Map<String, Object> props = new HashMap<>();
         props.put(AppConfig.SCHEMA_REGISTRY_URL, "mock://ttd-" + UUID.randomUUID());
         props.put(AppConfig.STATE_DIR, stateDir.toString());
@@ -64,7 +83,7 @@ public final class TopologyFixture implements AutoCloseable {
         topics = new TopicNames(config.topicPrefix());
         serdes = new TopologySerdes(config);
         Properties streamsProps = StatesyncTopology.streamsProperties(config, metrics);
-        driver = new TopologyTestDriver(StatesyncTopology.build(config, metrics, Clock.systemUTC()), streamsProps, START);
+        driver = new TopologyTestDriver(topology.apply(config, metrics), streamsProps, START);
         StringSerializer keys = new StringSerializer();
         desired = driver.createInputTopic(topics.desired(), keys, serdes.desired().serializer(), START, Duration.ZERO);
         observed = driver.createInputTopic(topics.observed(), keys, serdes.observed().serializer(), START, Duration.ZERO);

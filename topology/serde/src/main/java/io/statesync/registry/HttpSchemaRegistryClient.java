@@ -5,11 +5,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statesync.registry.internal.RegistryHttp;
+import io.statesync.registry.internal.RegistryTransport;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
-import static io.statesync.registry.internal.RegistryHttp.segment;
+import static io.statesync.registry.internal.RegistryTransport.segment;
 
 /**
  * A {@link SchemaRegistryClient} over the Confluent REST API, for Confluent Schema Registry and Apicurio's
@@ -21,13 +21,13 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     private record SubjectSchema(String subject, Schema schema) {
     }
 
-    private final RegistryHttp http;
+    private final RegistryTransport http;
     private final Map<SubjectSchema, Integer> registered = new ConcurrentHashMap<>();
     private final Map<SubjectSchema, RegisteredSchema> lookedUp = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> byId = new ConcurrentHashMap<>();
 
     public HttpSchemaRegistryClient(RegistryClientConfig config) {
-        this.http = new RegistryHttp(config);
+        this.http = new RegistryTransport(config);
     }
 
     @Override

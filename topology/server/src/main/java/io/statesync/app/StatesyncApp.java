@@ -3,7 +3,6 @@ package io.statesync.app;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
@@ -26,7 +25,6 @@ import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -68,7 +66,7 @@ public final class StatesyncApp implements AutoCloseable {
             config.describe());
         TopicNames topics = new TopicNames(config.topicPrefix());
         try (StartupSteps steps = new StartupSteps()) {
-            // Unpacks RocksDB's 15 MB native library from its jar and links it (0.1 s); start() would do it first thing.
+            // Unpacks RocksDB's native library from its jar and links it, off the critical path; start() would do it first thing.
             var rocksDb = steps.async("load RocksDB", () -> RocksDB.loadLibrary());
             var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));
             var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
@@ -93,7 +91,7 @@ public final class StatesyncApp implements AutoCloseable {
     /**
      * Binds the REST port and creates the streams, which advertise that port. Neither touches a topic (the local stores
      * are opened by start()), so neither waits for the topic check; and when the configuration names the port, the two
-     * run side by side (each is some 0.3 s of class loading and set-up on a restart).
+     * run side by side (each is a noticeable share of class loading and set-up on a restart).
      */
     private CompletableFuture<Void> bindRestAndCreateStreams(StartupSteps steps, CompletableFuture<Topology> topology) {
         String advertised = rest.advertisedServerFromConfig();
@@ -108,7 +106,7 @@ public final class StatesyncApp implements AutoCloseable {
     }
 
     private void ensureTopics(TopicNames topics) {
-        try (Admin admin = Admin.create(adminProps())) {
+        try (Admin admin = Admin.create(config.adminProps())) {
             new TopicManager(admin, topics, config.getInt(AppConfig.TOPIC_PARTITIONS),
                 config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR)).ensureTopics(config.getBoolean(AppConfig.TOPIC_CREATE));
         }
@@ -150,12 +148,6 @@ public final class StatesyncApp implements AutoCloseable {
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
-    }
-
-    private Map<String, Object> adminProps() {
-        Map<String, Object> p = config.clientProps(AppConfig.ADMIN_PREFIX);
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
-        return p;
     }
 
     public AppConfig config() {

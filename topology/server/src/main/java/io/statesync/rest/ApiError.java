@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * An error answer of the REST API: HTTP status plus the JSON body {@code {"code","reason","message"}} of DESIGN
- * section 4. Handlers throw it; one exception handler renders it, so every error has the same shape.
+ * An error answer of the REST API: HTTP status plus the JSON body {@code {"code","reason","message"}} of docs/rest.md
+ * and docs/contract.md, section 7. Handlers throw it; one exception handler renders it, so every error has the same shape.
  */
 public final class ApiError extends RuntimeException {
 

@@ -67,7 +67,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST server of one instance (DESIGN section 4). It binds before the streams start, so that
+ * The REST server of one instance (docs/contract.md, section 7). It binds before the streams start, so that
  * application.server is known, and reports not-ready until the streams are RUNNING, the stores answer, and the
  * admission reply consumer and the resource view are in place.
  *
@@ -144,8 +144,8 @@ public final class RestServer {
         });
         registerErrors();
         javalin.before(UriCheck::requireWellFormed);
-        // A plain before-handler on the request path: beforeMatched matched the route a second time for every request,
-        // a seventh of a point read's server time (suite 4). Unknown paths then need a token too, as in Kubernetes.
+        // A plain before-handler on the request path: beforeMatched would match the route a second time for every
+        // request, a real share of a point read's server time. Unknown paths then need a token too, as in Kubernetes.
         javalin.before(this::authorize);
         registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));

@@ -1,5 +1,5 @@
 /**
- * The REST API of DESIGN section 4. Choices the design leaves open, and why:
+ * The REST API of docs/contract.md, section 7. Choices the contract leaves open, and why:
  * <ul>
  *   <li><b>Errors</b> are always {@code {"code","reason","message"}} ({@link io.statesync.rest.ApiError}); a 409 adds
  *       {@code resourceVersion} (also in {@code ETag}) so that a client can retry without another read; a 503 carries

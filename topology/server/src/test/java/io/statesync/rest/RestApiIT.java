@@ -19,7 +19,7 @@ import static io.statesync.rest.RestTestApp.body;
 import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The REST API of DESIGN section 4 over real HTTP, against a running topology on the embedded broker. */
+/** The REST API of docs/contract.md, section 7, over real HTTP, against a running topology on the embedded broker. */
 @ExtendWith(EmbeddedClusterExtension.class)
 class RestApiIT {
 

@@ -27,9 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the reconciler's records pay to normalise a tree handed to them on every reconcile ({@code ObservedView},
  * {@code PlanInput}): {@code walked} is a tree of unmodifiable java.util maps and lists, which {@link Trees#normalize}
- * checks with a walk (how the topology built its trees before), {@code built} the same tree from
- * {@link Trees#mapBuilder} and {@link Trees#listBuilder}, whose type says it is normalised (how {@code FrozenTrees}
- * builds them now); {@code rebuilt} is what building such a tree costs. Specs: the latency suite's (7 leaves) and a 50-field one. Run: {@code java -cp
+ * checks with a walk, {@code built} the same tree from {@link Trees#mapBuilder} and {@link Trees#listBuilder}, whose
+ * type says it is normalised (how {@code FrozenTrees} builds them); {@code rebuilt} is what building such a tree costs.
+ * Specs: the latency suite's (7 leaves) and a 50-field one. Run: {@code java -cp
  * 'target/lib/*:target/statesync-bench-*.jar' org.openjdk.jmh.Main 'reconciler.NormalizeBenchmark'}.
  */
 @State(Scope.Benchmark)

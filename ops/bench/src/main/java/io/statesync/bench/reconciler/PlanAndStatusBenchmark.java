@@ -27,9 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a reconcile pays to plan and to compute the status, on a 50-field spec observed with 0, 1 and 10 differences
- * at the current generation: {@code separateMerges} lets the planner and the status each run the three-way merge (as
- * the topology did before), {@code sharedMerge} runs it once ({@link CorrectionPlanner#merge}) and hands it to both,
- * as {@code ReconcileStep} does now. Run: {@code java -cp 'target/lib/*:target/statesync-bench-*.jar'
+ * at the current generation: {@code separateMerges} lets the planner and the status each run the three-way merge (the
+ * baseline), {@code sharedMerge} runs it once ({@link CorrectionPlanner#merge}) and hands it to both, as
+ * {@code ReconcileStep} does. Run: {@code java -cp 'target/lib/*:target/statesync-bench-*.jar'
  * org.openjdk.jmh.Main 'reconciler.PlanAndStatusBenchmark'}.
  */
 @State(Scope.Benchmark)

@@ -27,17 +27,15 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * How the REST view builds its key-ordered map while it reads {@code statesync.resources} at start: the baseline
- * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record, as the view did
- * before 6ab8f3c; {@code sortedOnce} fills a hash map sized ahead and builds the tree once at the end
- * ({@link SortedRun#treeOf}), as it did before {@link LoadSorter}; {@code packedWhileRead} packs each key as it
- * is read and builds the tree from those arrays ({@link LoadSorter}), as it does now. The records are the view's input: {@code records} keys in hash
- * (partition) order, 3% of them written twice, each a {@link StoredResource} allocated in that order with a value of
+ * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record; {@code sortedOnce}
+ * fills a hash map sized ahead and builds the tree once at the end ({@link SortedRun#treeOf}); {@code packedWhileRead}
+ * packs each key as it is read and builds the tree from those arrays ({@link LoadSorter}), as the view does. The
+ * records are the view's input: {@code records} keys in hash (partition) order, a few of them written twice, each a {@link StoredResource} allocated in that order with a value of
  * {@code valueBytes} beside it, as the view's heap holds them (a key's neighbours in memory are other partitions' keys
  * and their record values, not its neighbours in key order).
  *
- * <p>The sort alone, on the distinct resources as the view hands them over: {@code sortByKeyReference} is the plain
- * {@code Arrays.sort} by key that {@link SortedRun#treeOf} used before {@link KeyOrder}, {@code sortPackedKeys} is
- * {@link KeyOrder#sort}. Both then build the tree with {@link SortedRun#treeOfSorted} (a check and a linear build).
+ * <p>The sort alone, on the distinct resources as the view hands them over: {@code sortByKeyReference} is a plain
+ * {@code Arrays.sort} by key (the baseline), {@code sortPackedKeys} is {@link KeyOrder#sort}. Both then build the tree with {@link SortedRun#treeOfSorted} (a check and a linear build).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

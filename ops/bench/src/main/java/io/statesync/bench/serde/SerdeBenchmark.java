@@ -8,18 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.statesync.avro.Action;
-import io.statesync.avro.Condition;
-import io.statesync.avro.CorrectionRef;
-import io.statesync.avro.ObjectMeta;
-import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
-import io.statesync.avro.ResourceStatus;
-import io.statesync.avro.SyncStatus;
 import io.statesync.registry.MockSchemaRegistry;
-import io.statesync.schemas.Values;
 import io.statesync.serde.AvroSerdes;
 import io.statesync.serde.SerdeConfig;
+import io.statesync.testing.SampleRecords;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumReader;
@@ -150,7 +143,6 @@ public class SerdeBenchmark {
 
     /** A WebApp as the resources topic holds it: metadata, an 8-field spec with a nested list, one condition. */
     static Resource typicalResource() {
-        Instant now = Instant.parse("2026-01-02T03:04:05.678Z");
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("image", "nginx:1.21");
         spec.put("replicas", 5);
@@ -160,17 +152,6 @@ public class SerdeBenchmark {
         spec.put("enabled", true);
         spec.put("containers", List.of(Map.of("name", "web", "memory", "256Mi"), Map.of("name", "sidecar")));
         spec.put("note", null);
-        ObjectMeta meta = ObjectMeta.newBuilder().setKind("WebApp").setNamespace("default").setName("shop")
-            .setUid("3f1c2a4e-9b7d-4c1e-8a55-0d2f6b1e7c90").setResourceVersion("42").setGeneration(2)
-            .setCreationTimestamp(now).setLabels(Map.of("app", "shop", "tier", "web"))
-            .setAnnotations(Map.of("owner", "team-web")).setFinalizers(List.of("statesync.io/cleanup")).build();
-        CorrectionRef last = CorrectionRef.newBuilder().setCommandId("cmd-1").setAction(Action.UPDATE)
-            .setReason(Reason.SpecChanged).setGeneration(2).setAttempt(1).setIssuedAt(now)
-            .setDeadline(now.plusSeconds(30)).build();
-        ResourceStatus status = ResourceStatus.newBuilder().setObservedGeneration(2).setSyncStatus(SyncStatus.Synced)
-            .setConditions(List.of(Condition.newBuilder().setType("Ready").setStatus("True").setReason("Converged")
-                .setMessage("all fields match").setLastTransitionTime(now).build()))
-            .setAttempts(1).setLastCorrection(last).setConvergedAt(now).setLastObservedAt(now).build();
-        return Resource.newBuilder().setMetadata(meta).setSpec(Values.fromJava(spec)).setStatus(status).build();
+        return SampleRecords.webApp(spec, Instant.parse("2026-01-02T03:04:05.678Z"));
     }
 }

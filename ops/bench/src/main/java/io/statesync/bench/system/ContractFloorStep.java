@@ -28,7 +28,7 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
-import io.statesync.topology.internal.DecodedStateStore;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -36,12 +36,12 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * The latency suite's contract floor ({@link FloorTopology#contract}): every record, and every field in it, that
- * DESIGN.md asks for in answer to that suite's writes, with the least logic that fills them in. Beyond
+ * docs/contract.md asks for in answer to that suite's writes, with the least logic that fills them in. Beyond
  * {@link FloorTopology#answering} it gives each Resource a resourceVersion and the full status (the four conditions,
  * the field diff, attempts, the last correction, convergedAt and lastObservedAt), each correction its field-level
  * patch, and each convergence its Converged event; the state keeps the last correction and the last-applied spec, as
  * in-flight suppression and the three-way merge need them. The state lives in statesync's own store
- * ({@link DecodedStateStore}: decoded, written back once per commit) and goes through statesync's serdes, so the two
+ * ({@link ReconcileStateStore}: decoded, written back once per commit) and goes through statesync's serdes, so the two
  * differ only in their logic.
  *
  * <p>Still left out, each cheaper here than a record: the merge against last-applied (the diff is taken at the top
@@ -56,7 +56,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
     private final Deserializer<ObservedState> observed;
     private final TopicNames topics;
     private ProcessorContext<String, Object> context;
-    private DecodedStateStore store;
+    private ReconcileStateStore store;
     private long revision;
 
     ContractFloorStep(TopologySerdes serdes, TopicNames topics) {
@@ -68,7 +68,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.store = DecodedStateStore.of(context.getStateStore(FloorTopology.STORE));
+        this.store = ReconcileStateStore.of(context.getStateStore(FloorTopology.STORE));
         this.revision = context.taskId().partition() * 1_000_000_000_000L;
     }
 

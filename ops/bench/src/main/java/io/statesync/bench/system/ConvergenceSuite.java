@@ -7,10 +7,8 @@ import java.util.Map;
 
 import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
-import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
-import io.statesync.topology.ReconcileMetrics;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
@@ -58,8 +56,7 @@ public final class ConvergenceSuite {
     private double[] oneRun(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());
         SchemaWarmup.statesync(new TopologySerdes(config), topics, config.getString(AppConfig.APPLICATION_ID));
-        try (StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
-                StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start();
+        try (StreamsRun app = StreamsRun.statesync(config).start();
              EchoAgent agent = new EchoAgent(config).start();
              ResourceWatcher watcher = new ResourceWatcher(config, resources)) {
             app.awaitRunning(Duration.ofMinutes(2));

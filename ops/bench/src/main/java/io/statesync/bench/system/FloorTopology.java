@@ -16,7 +16,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.schemas.Values;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
-import io.statesync.topology.internal.DecodedStateStoreBuilder;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -67,8 +67,7 @@ public final class FloorTopology {
         // One processor for both inputs, so that the task's resourceVersion counter is one counter.
         t.addProcessor("contract-floor", () -> new ContractFloorStep(serdes, topics), "desired", "observed");
         // statesync's own state store (decoded, written back once per commit), so that the two differ only in logic.
-        t.addStateStore(new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keys,
-            serdes.reconcileState()).withCachingDisabled(), config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES)), "contract-floor");
+        t.addStateStore(ReconcileStateStore.builder(STORE, serdes, config), "contract-floor");
         t.addSink(RESOURCES, topics.resources(), keys.serializer(), serdes.resource().serializer(), "contract-floor");
         t.addSink(CORRECTIONS, topics.corrections(), keys.serializer(), serdes.correction().serializer(), "contract-floor");
         t.addSink(EVENTS, topics.events(), keys.serializer(), serdes.event().serializer(), "contract-floor");

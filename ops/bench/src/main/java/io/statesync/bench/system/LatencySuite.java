@@ -1,5 +1,6 @@
 package io.statesync.bench.system;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -150,8 +151,9 @@ public final class LatencySuite {
         o.put(AppConfig.PROCESSING_GUARANTEE, guarantee);
         AppConfig config = cluster.newRun("latency", o);
         SchemaWarmup.statesync(new TopologySerdes(config), new TopicNames(config.topicPrefix()), config.getString(AppConfig.APPLICATION_ID));
-        try (StreamsRun app = new StreamsRun(contender(config),
-                StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start();
+        ReconcileMetrics metrics = StreamsRun.unexportedMetrics();
+        try (StreamsRun app = new StreamsRun(contender(config, metrics),
+                StatesyncTopology.streamsProperties(config, metrics)).start();
              EchoAgent agent = new EchoAgent(config).start()) {
             app.awaitRunning(Duration.ofMinutes(2));
             preload(config);
@@ -166,14 +168,14 @@ public final class LatencySuite {
      * statesync's topology, or with {@code -Dstatesync.bench.latency=floor} the suite's floor
      * ({@link FloorTopology#answering}), under the same Streams properties, agent and load.
      */
-    private static Topology contender(AppConfig config) {
+    private static Topology contender(AppConfig config, ReconcileMetrics metrics) {
         if ("floor".equals(CONTENDER)) {
             return FloorTopology.answering(new TopicNames(config.topicPrefix()), new TopologySerdes(config));
         }
         if ("contract-floor".equals(CONTENDER)) {
             return FloorTopology.contract(config);
         }
-        return StatesyncTopology.build(config);
+        return StatesyncTopology.build(config, metrics, Clock.systemUTC());
     }
 
     /** Every key exists and is Synced before the clock starts, so the phase measures updates, not creations. */

@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
-import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.admin.Admin;
@@ -71,8 +69,7 @@ public final class MemorySuite {
         double heapBefore = heapAfterGc();
         double rssBefore = rssMb();
         try (Admin admin = cluster.admin();
-             StreamsRun app = new StreamsRun(StatesyncTopology.build(config),
-                 StatesyncTopology.streamsProperties(config, ReconcileMetrics.global())).start()) {
+             StreamsRun app = StreamsRun.statesync(config).start()) {
             Map<TopicPartition, Long> ends = Offsets.endOffsets(admin, List.of(topics.desired()));
             app.awaitRunning(Duration.ofMinutes(2));
             Offsets.awaitCommitted(admin, config.getString(AppConfig.APPLICATION_ID), ends, Duration.ofMinutes(20).toMillis());

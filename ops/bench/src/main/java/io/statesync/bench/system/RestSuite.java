@@ -67,9 +67,9 @@ public final class RestSuite {
 
     /**
      * No agent answers this suite's corrections, so with the default policy every resource's correction times out
-     * after 30 s and is retried with backoff: at 100,000 resources those timers kept all four stream threads busy
-     * (thread dumps in docs/benchmarks.md) and the load never finished. Reads are measured here, not reconciliation,
-     * so the bench kind's deadline and resync period are pushed beyond the suite's duration.
+     * after 30 s and is retried with backoff: with many resources those timers keep every stream thread busy and the load
+     * does not finish. Reads are measured here, not reconciliation, so the bench kind's deadline and resync period are
+     * pushed beyond the suite's duration.
      */
     private static void writeQuietPolicy(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());

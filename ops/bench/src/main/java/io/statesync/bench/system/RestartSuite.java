@@ -131,8 +131,8 @@ public final class RestartSuite {
 
     /**
      * The load's config: no agent answers here, so every resource's deadline timer fires during the load, and once the
-     * decoded-state cache is full each timer visit is a store read and a decode; on 2 shared cores that cut the load
-     * from about 1,000 to 150 resources/s after the first 35,000. The timed restarts keep the default timer.
+     * decoded-state cache is full each timer visit is a store read and a decode, which slows a large load to a crawl on a
+     * small machine. The timed restarts keep the default timer.
      */
     static AppConfig withoutTimers(AppConfig config) {
         Map<String, Object> props = new HashMap<>(config.originals());

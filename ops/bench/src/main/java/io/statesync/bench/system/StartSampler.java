@@ -13,8 +13,8 @@ import java.util.function.Predicate;
  * A thread-dump sampler for the seconds of a start-up: every 20 ms it takes the stacks of the starting thread and
  * the start-up helpers, and counts the innermost frame of our code or of a library we call (Kafka, RocksDB, Javalin),
  * which is where a slow {@code start()} waits, together with its nearest callers in Kafka Streams or statesync
- * ({@code RocksDB.open} alone does not say whether a task or the state directory's start-up scan opened it). {@code jcmd Thread.print} takes about a second on a loaded 2-core
- * machine, too slow to catch a 3 s start.
+ * ({@code RocksDB.open} alone does not say whether a task or the state directory's start-up scan opened it).
+ * {@code jcmd Thread.print} is too slow on a loaded machine to catch a start that lasts a few seconds.
  */
 final class StartSampler implements AutoCloseable {
 

@@ -1,12 +1,17 @@
 package io.statesync.bench.system;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.ReconcileMetrics;
+import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -25,6 +30,21 @@ final class StreamsRun implements AutoCloseable {
                 running.countDown();
             }
         });
+    }
+
+    /**
+     * statesync's topology under its own Streams properties, both counting into one {@link ReconcileMetrics} whose
+     * registry nothing exports: the suites measure from outside the application.
+     */
+    static StreamsRun statesync(AppConfig config) {
+        ReconcileMetrics metrics = unexportedMetrics();
+        return new StreamsRun(StatesyncTopology.build(config, metrics, Clock.systemUTC()),
+            StatesyncTopology.streamsProperties(config, metrics));
+    }
+
+    /** Metrics for a statesync topology or Streams config that a suite builds itself. */
+    static ReconcileMetrics unexportedMetrics() {
+        return new ReconcileMetrics(new SimpleMeterRegistry());
     }
 
     StreamsRun start() {

@@ -1,5 +1,6 @@
 package io.statesync.bench.system;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class ThroughputSuite {
     public String run(int runs, Map<String, Object> overrides) throws Exception {
         Inputs inputs = prepare(overrides, records, keys);
         // The warm-up only has to warm the JIT and the broker: at most a quick-sized input, so that a full-size
-        // invocation does not spend a quarter of its time on a discarded run.
+        // invocation does not spend much of its time on a discarded run.
         Inputs warmUp = records <= WARM_UP_RECORDS ? inputs : prepare(overrides, WARM_UP_RECORDS, Math.min(keys, WARM_UP_KEYS));
         AppConfig config = inputs.config();
         Table table = new Table(String.format("Topology throughput: %,d desired + %,d observed over %,d keys, %s, %d threads, %d partitions",
@@ -99,8 +100,9 @@ public final class ThroughputSuite {
         AppConfig config = inputs.config();
         TopicNames topics = inputs.topics();
         Map<TopicPartition, Long> ends = inputs.ends();
-        Properties base = StatesyncTopology.streamsProperties(config, ReconcileMetrics.global());
-        Topology statesync = StatesyncTopology.build(config);
+        ReconcileMetrics metrics = StreamsRun.unexportedMetrics();
+        Properties base = StatesyncTopology.streamsProperties(config, metrics);
+        Topology statesync = StatesyncTopology.build(config, metrics, Clock.systemUTC());
         Topology naive = NaiveDslTopology.build(topics, new TopologySerdes(config));
         Properties naiveProps = new Properties();
         naiveProps.putAll(base);

@@ -60,7 +60,7 @@ public final class ChildProcess {
      * Ctrl-C in a terminal signals the whole foreground process group, so a child in the parent's group would stop
      * at the same moment as the parent instead of after it: the broker would be gone before the pipeline could
      * commit and leave its consumer group. {@code setsid} execs in place (a child is never a group leader), so the
-     * PID stays the one we track. Where it is missing, the child shares the group as before.
+     * PID stays the one we track. Where {@code setsid} is missing, the child stays in the parent's group.
      */
     static List<String> inOwnSession(List<String> command) {
         if (SETSID.isEmpty()) {

@@ -1,7 +1,9 @@
 package io.statesync.embedded.internal;
 
+import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.EmbeddedKafka;
 import io.statesync.embedded.ExtraListener;
+import io.statesync.embedded.FreePorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

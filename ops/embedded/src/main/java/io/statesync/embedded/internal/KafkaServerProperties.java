@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import io.statesync.embedded.ExtraListener;
+import io.statesync.embedded.FreePorts;
 
 /**
  * The {@code server.properties} of a single-node combined KRaft broker. The controller port is recorded in the

@@ -2,6 +2,7 @@ package io.statesync.embedded.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.statesync.embedded.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

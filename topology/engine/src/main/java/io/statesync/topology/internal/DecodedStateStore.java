@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.statesync.avro.store.ReconcileState;
+import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -34,7 +35,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * go to the inner store, which holds the state as of the last commit, and never hand out the mutable decoded objects.
  */
 public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<String, ReconcileState>, String, ReconcileState>
-    implements KeyValueStore<String, ReconcileState> {
+    implements KeyValueStore<String, ReconcileState>, ReconcileStateStore {
 
     private static final String PENDING_PREFIX = "\u0000pending/";
     private static final String PENDING_END = "\u0000pending0";
@@ -73,11 +74,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     // ---- the stream thread's view: decoded, write-back ----
 
-    /**
-     * The store behind the read-write decorator that a processor context hands out. Public, like {@link #read} and
-     * {@link #write}, for processors outside this package (the benchmarks' contract floor keeps its state the way
-     * statesync does, so that the two differ only in their logic).
-     */
+    /** The store behind the read-write decorator that a processor context hands out. */
     public static DecodedStateStore of(StateStore store) {
         StateStore s = store;
         while (!(s instanceof DecodedStateStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
@@ -89,7 +86,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         throw new IllegalStateException(store.name() + " is not a DecodedStateStore: " + store.getClass().getName());
     }
 
-    /** The decoded state; the caller may change it in place and must then {@link #write} it. */
+    @Override
     public ReconcileState read(String key) {
         ReconcileState cached = decoded.get(key);
         if (cached != null) {
@@ -110,7 +107,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         return decoded.get(key);
     }
 
-    /** Keeps {@code st} as the key's state; it reaches the inner store (and its changelog) before the next commit. */
+    @Override
     public void write(String key, ReconcileState st) {
         // Into dirty first: putting into the cache may evict, and an evicted dirty entry is written through.
         dirty.put(key, st);

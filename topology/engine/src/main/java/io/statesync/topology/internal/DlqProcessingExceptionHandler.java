@@ -3,6 +3,7 @@ package io.statesync.topology.internal;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
@@ -23,14 +24,16 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
     private static final Logger LOG = LoggerFactory.getLogger(DlqProcessingExceptionHandler.class);
 
     private String dlqTopic;
-    private ReconcileMetrics metrics = ReconcileMetrics.global();
+    private ReconcileMetrics metrics;
 
     @Override
     public void configure(Map<String, ?> configs) {
         Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
         dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
         Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
-        metrics = m instanceof ReconcileMetrics rm ? rm : ReconcileMetrics.global();
+        // Streams properties not built by StatesyncTopology.streamsProperties carry no instance: count into a
+        // registry of the handler's own, which nothing exports.
+        metrics = m instanceof ReconcileMetrics rm ? rm : new ReconcileMetrics(new SimpleMeterRegistry());
     }
 
     @Override

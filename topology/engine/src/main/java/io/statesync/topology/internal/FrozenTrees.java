@@ -10,7 +10,7 @@ import io.statesync.schemas.Values;
 
 /**
  * A {@link Value} straight into the reconciler's normalised form (unmodifiable maps and lists, String keys and
- * strings, Long and Double numbers), in one pass: converting to a plain Java tree first and then normalising built
+ * strings, Long and Double numbers), in one pass: converting to a plain Java tree first and then normalising would build
  * every tree twice. The reconciler's builders mark the result as normalised, so normalising it again (every
  * PlanInput and ObservedView does) costs nothing instead of a walk.
  */

@@ -328,8 +328,8 @@ final class ReconcileEngine {
     }
 
     /**
-     * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to states that
-     * have none, such as states written before that, so it visits a twentieth of the timer's key budget per run.
+     * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to a state that has
+     * none (one kept from a release that did not index resyncs), so it visits a twentieth of the timer's key budget per run.
      */
     private void resyncSlice(Instant now, int writeBudget, Output out) {
         var slice = stores.slice(resyncCursor, Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0)));

@@ -18,10 +18,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * once and two flags, and decoding puts the shared instance back, so a decoded state looks exactly as it was written.
  * Once converged, the observed state equals the spec too (by value: it came from an agent); the engine then shares the
  * spec's instance as the observation arrives, and the state writes it as a third flag, which decoding turns back into
- * the shared instance. The encoding checks identity only: walking both trees at every commit repeated the engine's
- * comparison (2.3% of the stream threads' samples in the latency suite whenever they differed), and an equal state
- * that is not the spec's instance (a spec changed back to what was observed) is only written less compactly until
- * the next observation.
+ * the shared instance. The encoding checks identity only: walking both trees at every commit would repeat the engine's
+ * comparison whenever they differ, and an equal state that is not the spec's instance (a spec changed back to what was
+ * observed) is only written less compactly until the next observation.
  *
  * <p>Otherwise encoding leaves the live state as it was: the shared fields are cleared only while the record is
  * written, on the stream thread that owns the state. Values are never changed in place, so sharing one is safe.

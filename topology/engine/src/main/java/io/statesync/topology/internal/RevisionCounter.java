@@ -6,10 +6,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A task's resourceVersion counter, held in memory and persisted in blocks: the revisions store keeps the highest
  * number reserved, not the last one issued, and is written once per {@link #BLOCK} versions.
  *
- * <p>Why: one store write per issued version made the revisions changelog nearly as long as the resources topic. Its
- * Streams cache should have coalesced them to one record per commit, but the thread's cache is shared with the timer
- * index, and once that fills it a put into the revisions cache evicts (and sends) its only entry: 668,243 changelog
- * records for 1M resources, all replayed on a restore. Versions stay monotonic per key across restarts, failovers and
+ * <p>Why: one store write per issued version would make the revisions changelog nearly as long as the resources topic,
+ * all of it replayed on a restore. The Streams cache does not coalesce those writes to one record per commit: the
+ * thread's cache is shared with the timer index, and once that fills it a put into the revisions cache evicts (and
+ * sends) its only entry. Versions stay monotonic per key across restarts, failovers and
  * aborted transactions: a restarted or re-initialised task starts after the reserved mark, which was committed with (or
  * before) every version it covers; at most a block of numbers is skipped each time, and versions are only ordered,
  * never dense.

@@ -13,8 +13,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * A {@link SpecificData} that resolves a union's branch once per (union, Java class) and then from memory.
  *
- * <p>Avro resolves every union value by the name of its schema, a string map lookup per node; the recursive
- * {@code Value} union made that the top self frame of the topology's profile. For a datum whose class determines
+ * <p>Avro resolves every union value by the name of its schema, a string map lookup per node; through the recursive
+ * {@code Value} union that is a lookup for every node of every tree the topology reads or writes. For a datum whose class determines
  * its schema (everything except generic records, enum symbols and fixeds) the answer is the same every time, so it is
  * cached; the others still go through Avro.
  */

@@ -18,7 +18,7 @@ import java.util.Arrays;
  * <p>Direct-mapped and fixed in size: a collision or a long string just decodes anew. Sound because strings are
  * immutable and nothing in statesync compares them by identity. One per decoder, so one per thread.
  */
-final class RecentStrings {
+public final class RecentStrings {
 
     /** Strings longer than this (UUIDs and the like, which rarely repeat on a thread) are always new. */
     static final int MAX_BYTES = 32;
@@ -31,7 +31,7 @@ final class RecentStrings {
     private final Object[] slots = new Object[2 * SLOTS];
 
     /** The string that {@code length} UTF-8 bytes of {@code bytes} decode to; the same instance as last time if kept. */
-    String decode(byte[] bytes, int length) {
+    public String decode(byte[] bytes, int length) {
         if (length > MAX_BYTES) {
             return new String(bytes, 0, length, StandardCharsets.UTF_8);
         }

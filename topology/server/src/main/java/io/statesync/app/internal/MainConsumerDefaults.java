@@ -8,10 +8,10 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * A shorter heartbeat for the stream threads' consumers. A member that already holds its assignment learns that
- * another member has joined only from its next heartbeat, and the group's next generation waits for it: restart
- * timelines showed the first stream thread taking all tasks alone, the second thread joining 80 ms later, and the
- * rebalance that shares the tasks starting only at the first thread's next heartbeat, 3 s (the consumer default)
- * afterwards. A heartbeat every 500 ms bounds that wait at half a second for two requests a second per thread.
+ * another member has joined only from its next heartbeat, and the group's next generation waits for it. On a restart
+ * the first stream thread takes all tasks alone, the second joins a moment later, and the rebalance that shares the
+ * tasks starts only at the first thread's next heartbeat, up to 3 s (the consumer default) afterwards. A heartbeat
+ * every 500 ms bounds that wait at half a second for two requests a second per thread.
  * A value the operator set (with the {@code streams.main.consumer.} or {@code consumer.} prefix) is kept.
  */
 public final class MainConsumerDefaults {

@@ -9,8 +9,8 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * A shorter first retry for the stream threads' producers. Under exactly-once each thread's producer starts with
  * {@code InitProducerId}, which it can only send once it has found the transaction coordinator; the client queues
- * the request again behind that lookup and waits one {@code retry.backoff.ms} (100 ms by default) before sending it.
- * A restart's log showed the lookup answered in 2 ms and the request then idle for 100 ms, on the path to RUNNING.
+ * the request again behind that lookup and waits one {@code retry.backoff.ms} (100 ms by default) before sending it,
+ * although the lookup is answered in a few milliseconds; that wait lies on the path to RUNNING.
  * The backoff still grows exponentially to {@code retry.backoff.max.ms} (1 s) when a broker keeps failing.
  * A value the operator set (with the {@code streams.producer.} prefix, or bare) is kept.
  */

@@ -14,8 +14,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * main consumer's polls stay small so that a commit is never far away.
  *
  * <p>A shorter long poll too: after a clean stop, each changelog's tail is only the commit marker of the last
- * transaction, and a fetch that finds nothing else to return waited the broker's full {@code fetch.max.wait.ms}
- * (500 ms) before the state updater saw the tasks restored, a sixth of a kept restart (docs/benchmarks.md, suite 5).
+ * transaction, and a fetch that finds nothing else to return waits the broker's full {@code fetch.max.wait.ms}
+ * (500 ms by default) before the state updater sees the tasks restored, a large share of a restart on kept state.
  * Restoring a large changelog is unchanged, since its fetches find data at once; with standby tasks, an idle restore
  * consumer fetches up to 20 times a second instead of twice.
  *

@@ -78,7 +78,7 @@ public final class KeyRouter {
         return s;
     }
 
-    /** Resolved on first use, once the server is bound (its port is known), then kept: it was 10% of a view read. */
+    /** Resolved on first use, once the server is bound (its port is known), then kept: per read it would slow view reads. */
     private HostInfo selfHost() {
         HostInfo h = selfHost;
         if (h == null) {
@@ -120,7 +120,7 @@ public final class KeyRouter {
 
     /**
      * The queryable store of one partition, kept between requests: {@code KafkaStreams.store} validates the
-     * whole query each time, which cost more than the read. Dropped when a read finds it invalid (it moved).
+     * whole query each time, which costs more than the read. Dropped when a read finds it invalid (it moved).
      */
     private ReadOnlyKeyValueStore<String, ReconcileState> activeStore(KafkaStreams s, int partition) {
         StoreHandles h = handles;

@@ -70,8 +70,8 @@ public final class RenderedJsonCache {
 
     /**
      * Fibonacci hashing: the top bits of the hash times 2^32 / phi. Keys that differ only in trailing digits
-     * (app-1, app-2, ...) have String hashes that differ by small multiples of 31, and their low bits collided so
-     * often that a third of 3,000 such keys missed every round; multiplying spreads every bit into the top ones.
+     * (app-1, app-2, ...) have String hashes that differ by small multiples of 31, so their low bits collide often
+     * enough that many such keys miss on every round; multiplying spreads every bit into the top ones.
      */
     int slotOf(String key) {
         return (key.hashCode() * 0x9E3779B9) >>> shift;

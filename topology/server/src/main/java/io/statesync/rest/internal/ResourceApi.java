@@ -181,7 +181,7 @@ public final class ResourceApi {
 
     /**
      * Writes a ready body straight to the response: {@code ctx.result(byte[])} wraps it in a stream that Javalin
-     * copies through its own buffer afterwards, which was a fifth of a cached point read's server time (suite 4).
+     * copies through its own buffer afterwards, a real share of a cached point read's server time.
      */
     static void writeBody(Context ctx, String contentType, byte[] body) {
         ctx.contentType(contentType);

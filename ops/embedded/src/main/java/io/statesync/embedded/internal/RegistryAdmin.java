@@ -9,13 +9,13 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** The few calls the embedded runtime makes to the registry's Confluent API: readiness and global compatibility. */
-public final class RegistryHttp {
+public final class RegistryAdmin {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String baseUrl;
 
-    public RegistryHttp(String baseUrl) {
+    public RegistryAdmin(String baseUrl) {
         this.baseUrl = baseUrl;
     }
 

@@ -1,9 +1,10 @@
-package io.statesync.serde.internal;
+package io.statesync.bench.serde;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.statesync.serde.RecentStringDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,8 +18,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Decoding the strings of one latency-suite state (spec keys and values, identity, reporter, condition words) through
- * the thread's {@link RecentStrings}, against a new {@code String} each, as Avro decodes them. In the package of the
- * class it measures, which is package-private.
+ * the thread's table of recent strings ({@link RecentStringDecoder}), against a new {@code String} each, as Avro
+ * decodes them.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -33,7 +34,7 @@ public class RecentStringsBenchmark {
         "bench", "Ready", "True", "Synced", "Progressing", "False");
 
     private final byte[][] encoded = STRINGS.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
-    private final RecentStrings recent = new RecentStrings();
+    private final RecentStringDecoder recent = new RecentStringDecoder();
 
     @Benchmark
     public void recent(Blackhole bh) {

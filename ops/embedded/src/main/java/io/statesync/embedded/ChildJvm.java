@@ -1,10 +1,12 @@
-package io.statesync.embedded.internal;
+package io.statesync.embedded;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.statesync.embedded.internal.ParentWatchdog;
 
 /** Builds the command line of a child JVM that runs a main class under {@link ParentWatchdog}. */
 public final class ChildJvm {
@@ -25,7 +27,8 @@ public final class ChildJvm {
         return command(jvmOptions, classPath, ProcessHandle.current().pid(), mainClass, args);
     }
 
-    static List<String> command(List<String> jvmOptions, String classPath, long parentPid, String mainClass,
+    /** The same for a child that exits when the process {@code parentPid}, not this JVM, dies. */
+    public static List<String> command(List<String> jvmOptions, String classPath, long parentPid, String mainClass,
             List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());

@@ -1,4 +1,4 @@
-package io.statesync.embedded.internal;
+package io.statesync.embedded;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -23,7 +23,7 @@ import io.statesync.registry.SchemaRegistryException;
  * JSON over HTTP to a Confluent-compatible registry: auth headers, failover between URLs, retries with
  * exponential backoff and jitter for failures that may pass, and no retry for an answer that will not change.
  */
-public final class RegistryHttp {
+public final class RegistryTransport {
 
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final String ACCEPT = CONTENT_TYPE + ", application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
@@ -39,8 +39,8 @@ public final class RegistryHttp {
     /** The URL that answered last; a connection failure moves on to the next one. */
     private final AtomicInteger current = new AtomicInteger();
 
-    public RegistryHttp(RegistryClientConfig config) {
-        this.urls = config.urls().stream().map(RegistryHttp::withoutTrailingSlash).toList();
+    public RegistryTransport(RegistryClientConfig config) {
+        this.urls = config.urls().stream().map(RegistryTransport::withoutTrailingSlash).toList();
         this.authorization = authorization(config);
         this.requestTimeout = config.requestTimeout();
         this.retries = config.retries();

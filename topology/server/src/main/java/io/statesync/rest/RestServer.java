@@ -19,7 +19,6 @@ import io.javalin.http.HttpResponseException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
 import io.statesync.rest.internal.JsonErrorHandler;
@@ -96,7 +95,7 @@ public final class RestServer {
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
-    public RestServer(AppConfig config, StatesyncApp app, PrometheusMeterRegistry registry) {
+    public RestServer(AppConfig config, PrometheusMeterRegistry registry) {
         this.config = config;
         this.registry = registry;
         this.topics = new TopicNames(config.topicPrefix());

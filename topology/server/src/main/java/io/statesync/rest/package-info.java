@@ -26,7 +26,7 @@
  *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is the position after it, so resuming from the last
  *       id gives no gap and no duplicate. A position that cannot be replayed is 410 Gone, and the client re-lists: one
  *       too old (before the log start offset, or before this instance's change ring of
- *       {@value io.statesync.rest.internal.ResourceHub#RING_CAPACITY} changes), of another partition count, or a token
+ *       {@value io.statesync.view.ResourceView#RING_CAPACITY} changes), of another partition count, or a token
  *       that does not decode. A filtered watch sees an object that starts matching as ADDED and one that stops matching
  *       as DELETED, as in Kubernetes. BOOKMARKs come every watch.bookmark.interval.ms. A client that stops reading is
  *       disconnected after watch.send.timeout.ms, one that falls watch.max.queue changes behind at once.</li>

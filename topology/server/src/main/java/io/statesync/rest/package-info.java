@@ -17,8 +17,9 @@
  *       once ({@code X-Statesync-Served-By} names who answered); when the owner is unknown or unreachable a local
  *       standby within max.stale.lag answers ({@code X-Statesync-Stale: true}), otherwise 503 with Retry-After.
  *       {@code X-Statesync-Source} says which ({@code view} or {@code store}); docs/rest.md gives the contract.</li>
- *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources, because
- *       only a reader that applies that log in order can return a list together with the exact position it reflects.
+ *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources
+ *       ({@link io.statesync.view.ResourceView}), because only a reader that applies that log in order can return a
+ *       list together with the exact position it reflects.
  *       The position ({@link io.statesync.rest.WatchPosition}) is per-partition offsets, opaque base64url JSON. Every
  *       page of a paginated list carries the first page's position, so a watch from it may repeat a change already seen
  *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end

@@ -65,6 +65,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void serverLayersShouldPointDownward() {
+        noClasses().that().resideInAPackage("io.statesync.view..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.statesync.rest..", "io.statesync.app..")
+            .because("the resource view is a read model any front end can serve; REST is one of them")
+            .check(main);
+        noClasses().that().resideInAPackage("io.statesync.rest..")
+            .should().dependOnClassesThat().resideInAPackage("io.statesync.app..")
+            .because("the app wires REST to the engine; REST taking the app back would make the two one piece")
+            .check(main);
+    }
+
+    @Test
     void serdeShouldNotDependOnKafkaStreams() {
         noClasses().that(inModule("serde")).should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
             .because("agents and Connect plugins embed the serde, and must not carry Kafka Streams for it")

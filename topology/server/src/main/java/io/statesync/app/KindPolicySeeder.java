@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.statesync.avro.KindPolicy;
 import io.statesync.config.AppConfig;
+import io.statesync.rest.KindPolicyJson;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -72,7 +72,7 @@ public final class StatesyncApp implements AutoCloseable {
             var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
             // Off the path to the streams' start, which the JVM's meters (GC listeners, class and thread counts) do not need.
             var jvmMetrics = steps.async("bind JVM metrics", this::bindJvmMetrics);
-            rest = new RestServer(config, this, registry);
+            rest = new RestServer(config, registry);
             var bound = bindRestAndCreateStreams(steps, topology);
             var restClients = steps.after(CompletableFuture.allOf(bound, topicsReady), "start REST clients", rest::startClients);
             var seeded = steps.after(topicsReady, "seed kind policies", () -> new KindPolicySeeder(config, topics).seedIfConfigured());

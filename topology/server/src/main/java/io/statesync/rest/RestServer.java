@@ -19,7 +19,6 @@ import io.javalin.http.HttpResponseException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
 import io.statesync.rest.internal.JsonErrorHandler;
@@ -29,13 +28,13 @@ import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.OpenApiDocument;
 import io.statesync.rest.internal.RenderedJsonCache;
 import io.statesync.rest.internal.ResourceApi;
-import io.statesync.rest.internal.ResourceHub;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.topology.PolicyCatalog;
+import io.statesync.view.ResourceView;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -89,14 +88,14 @@ public final class RestServer {
     private volatile KafkaStreams streams;
     private TopologySerdes serdes;
     private AdmissionClient admission;
-    private ResourceHub hub;
+    private ResourceView view;
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
-    public RestServer(AppConfig config, StatesyncApp app, PrometheusMeterRegistry registry) {
+    public RestServer(AppConfig config, PrometheusMeterRegistry registry) {
         this.config = config;
         this.registry = registry;
         this.topics = new TopicNames(config.topicPrefix());
@@ -120,16 +119,16 @@ public final class RestServer {
         serdes = new TopologySerdes(config);
         admission = new AdmissionClient(config, topics, serdes);
         admin = Admin.create(adminProps());
-        hub = new ResourceHub(config, topics, serdes, this::resourcesTopicFacts);
-        Gauge.builder("statesync.rest.view.resources", hub, ResourceHub::size)
+        view = new ResourceView(config, topics, serdes, this::resourcesTopicFacts);
+        Gauge.builder("statesync.rest.view.resources", view, ResourceView::size)
             .description("Resources in this instance's REST view (lists, watches and fresh point reads)").register(registry);
-        Gauge.builder("statesync.rest.view.snapshot.resources", hub, ResourceHub::restoredFromSnapshot)
+        Gauge.builder("statesync.rest.view.snapshot.resources", view, ResourceView::restoredFromSnapshot)
             .description("Resources the REST view took from its local snapshot at start; 0 when it read the topic from the beginning")
             .register(registry);
-        Gauge.builder("statesync.rest.view.heap.bytes", hub, ResourceHub::heapValueBytes).baseUnit("bytes")
+        Gauge.builder("statesync.rest.view.heap.bytes", view, ResourceView::heapValueBytes).baseUnit("bytes")
             .description("Bytes of resources the REST view holds on the heap; the others are mapped from its snapshot file (view.spill.bytes)")
             .register(registry);
-        watch = new WatchHandler(config, hub, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
+        watch = new WatchHandler(config, view, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
@@ -155,7 +154,7 @@ public final class RestServer {
     /** Starts the admission client and the resource view; the topics must exist by now. */
     public void startClients() {
         admission.start();
-        hub.start();
+        view.start();
     }
 
     /** http, or https when a key store is configured. */
@@ -186,7 +185,7 @@ public final class RestServer {
 
     private void registerRoutes() {
         ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
-            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, hub, renderedJson, this::policyFor,
+            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, view, renderedJson, this::policyFor,
             () -> resourcesOffsets(OffsetSpec.latest()));
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
@@ -310,7 +309,7 @@ public final class RestServer {
         if (!admission.ready()) {
             problems.add("admission reply consumer not assigned");
         }
-        if (!hub.ready()) {
+        if (!view.ready()) {
             problems.add("resource view still loading");
         }
         return problems;
@@ -338,7 +337,7 @@ public final class RestServer {
      * 410 Gone), {@code latest} read_committed is the end a list waits for.
      */
     private long[] resourcesOffsets(OffsetSpec spec) {
-        int n = hub.position().partitions();
+        int n = view.position().length;
         Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
         for (int p = 0; p < n; p++) {
             query.put(new TopicPartition(topics.resources(), p), spec);
@@ -358,14 +357,14 @@ public final class RestServer {
     }
 
     /** The resources topic's id and tombstone retention, which decide whether the view's snapshot may be used. */
-    private ResourceHub.TopicFacts resourcesTopicFacts() {
+    private ResourceView.TopicFacts resourcesTopicFacts() {
         String topic = topics.resources();
         try {
             String id = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).topicId().toString();
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
             ConfigEntry retention = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource)
                 .get(TopicConfig.DELETE_RETENTION_MS_CONFIG);
-            return new ResourceHub.TopicFacts(id, retention == null ? 0 : Long.parseLong(retention.value()));
+            return new ResourceView.TopicFacts(id, retention == null ? 0 : Long.parseLong(retention.value()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while describing " + topic, e);
@@ -420,7 +419,7 @@ public final class RestServer {
         if (javalin != null) {
             javalin.stop();
         }
-        closeQuietly(hub);
+        closeQuietly(view);
         closeQuietly(admission);
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));

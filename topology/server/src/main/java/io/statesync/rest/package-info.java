@@ -17,8 +17,9 @@
  *       once ({@code X-Statesync-Served-By} names who answered); when the owner is unknown or unreachable a local
  *       standby within max.stale.lag answers ({@code X-Statesync-Stale: true}), otherwise 503 with Retry-After.
  *       {@code X-Statesync-Source} says which ({@code view} or {@code store}); docs/rest.md gives the contract.</li>
- *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources, because
- *       only a reader that applies that log in order can return a list together with the exact position it reflects.
+ *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources
+ *       ({@link io.statesync.view.ResourceView}), because only a reader that applies that log in order can return a
+ *       list together with the exact position it reflects.
  *       The position ({@link io.statesync.rest.WatchPosition}) is per-partition offsets, opaque base64url JSON. Every
  *       page of a paginated list carries the first page's position, so a watch from it may repeat a change already seen
  *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end
@@ -26,7 +27,7 @@
  *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is the position after it, so resuming from the last
  *       id gives no gap and no duplicate. A position that cannot be replayed is 410 Gone, and the client re-lists: one
  *       too old (before the log start offset, or before this instance's change ring of
- *       {@value io.statesync.rest.internal.ResourceHub#RING_CAPACITY} changes), of another partition count, or a token
+ *       {@value io.statesync.view.ResourceView#RING_CAPACITY} changes), of another partition count, or a token
  *       that does not decode. A filtered watch sees an object that starts matching as ADDED and one that stops matching
  *       as DELETED, as in Kubernetes. BOOKMARKs come every watch.bookmark.interval.ms. A client that stops reading is
  *       disconnected after watch.send.timeout.ms, one that falls watch.max.queue changes behind at once.</li>

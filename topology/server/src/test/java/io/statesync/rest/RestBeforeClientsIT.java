@@ -29,7 +29,7 @@ class RestBeforeClientsIT {
     @BeforeAll
     static void bind() throws Exception {
         AppConfig cfg = new AppConfig(RestTestApp.config("rest-before-clients", RestTestApp.prefix("rest-before-clients")));
-        server = new RestServer(cfg, null, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        server = new RestServer(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         server.bind();
         client = RestTestApp.client("http://127.0.0.1:" + server.port());
     }

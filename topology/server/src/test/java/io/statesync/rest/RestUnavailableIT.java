@@ -39,7 +39,7 @@ class RestUnavailableIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers()))) {
             new TopicManager(admin, new TopicNames(cfg.topicPrefix()), 3, (short) -1).ensureTopics(true);
         }
-        server = new RestServer(cfg, null, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        server = new RestServer(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         server.start();
         client = RestTestApp.client("http://127.0.0.1:" + server.port());
         await().atMost(Duration.ofSeconds(60)).until(() -> server.readinessProblems().stream()

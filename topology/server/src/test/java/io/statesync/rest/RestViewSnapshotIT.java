@@ -12,7 +12,7 @@ import java.util.stream.IntStream;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
-import io.statesync.rest.internal.ViewSnapshot;
+import io.statesync.view.internal.ViewSnapshot;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -8,11 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.statesync.avro.SyncStatus;
-import io.statesync.rest.internal.KeyOrder;
-import io.statesync.rest.internal.LoadSorter;
-import io.statesync.rest.internal.SortedRun;
-import io.statesync.rest.internal.StoredResource;
 import io.statesync.topology.ResourceSummary;
+import io.statesync.view.KeyOrder;
+import io.statesync.view.LoadSorter;
+import io.statesync.view.SortedRun;
+import io.statesync.view.StoredResource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

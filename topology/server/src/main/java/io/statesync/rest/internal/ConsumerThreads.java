@@ -8,12 +8,11 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
-/** The REST server's own consumers: group-less, read_committed, each polled by one daemon thread. */
+/**
+ * The REST server's own consumers (the admission replies): group-less, read_committed, each polled by one daemon
+ * thread. The resource view reads statesync.resources with its own ({@code io.statesync.view}).
+ */
 final class ConsumerThreads {
-
-    static final int BULK_MAX_POLL_RECORDS = 5_000;
-    static final int BULK_MAX_PARTITION_FETCH_BYTES = 8 * 1024 * 1024;
-    static final int BULK_FETCH_MAX_BYTES = 64 * 1024 * 1024;
 
     private ConsumerThreads() {
     }
@@ -28,19 +27,6 @@ final class ConsumerThreads {
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID) + clientSuffix + "-"
             + Integer.toHexString(System.identityHashCode(p)));
         p.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        return p;
-    }
-
-    /**
-     * {@link #readCommittedProps} with larger polls and fetches, for a consumer that reads a whole topic at start: the
-     * defaults (500 records per poll, 1 MiB per partition) make a million-record catch-up thousands of round trips.
-     * Values the operator set with the {@code consumer.} prefix are kept.
-     */
-    static Map<String, Object> bulkReadProps(AppConfig config, String clientSuffix) {
-        Map<String, Object> p = readCommittedProps(config, clientSuffix);
-        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, BULK_MAX_POLL_RECORDS);
-        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, BULK_MAX_PARTITION_FETCH_BYTES);
-        p.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, BULK_FETCH_MAX_BYTES);
         return p;
     }
 

@@ -5,6 +5,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.statesync.avro.Resource;
+import io.statesync.view.StoredResource;
 
 /**
  * The JSON bytes of recently read resources, per key and resourceVersion, so that repeated reads of an unchanged

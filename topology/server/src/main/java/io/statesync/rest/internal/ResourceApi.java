@@ -32,8 +32,10 @@ import io.statesync.rest.LabelSelector;
 import io.statesync.rest.WatchPosition;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.ResourceDiagnoser;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
 
-/** The handlers of {@code /api/v1/resources}: routed point reads, lists from the hub, and writes through admission. */
+/** The handlers of {@code /api/v1/resources}: routed point reads, lists from the resource view, and writes through admission. */
 public final class ResourceApi {
 
     public static final String MERGE_PATCH = "application/merge-patch+json";
@@ -46,13 +48,13 @@ public final class ResourceApi {
     private final AppConfig config;
     private final KeyRouter router;
     private final AdmissionClient admission;
-    private final ResourceHub hub;
+    private final ResourceView view;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<long[]> committedEndOffsets;
     private final AnsweredWrites answeredWrites = new AnsweredWrites();
     private final RenderedJsonCache renderedJson;
 
-    public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceHub hub,
+    public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceView view,
                        RenderedJsonCache renderedJson, Function<String, ReconcilePolicy> policies,
                        Supplier<long[]> committedEndOffsets) {
         this.renderedJson = renderedJson;
@@ -60,7 +62,7 @@ public final class ResourceApi {
         this.config = config;
         this.router = router;
         this.admission = admission;
-        this.hub = hub;
+        this.view = view;
         this.policies = policies;
     }
 
@@ -102,10 +104,10 @@ public final class ResourceApi {
 
     /** Answers from the view and returns true, or returns false when the view cannot answer for this read. */
     private boolean serveFromView(Context ctx, String key, String ifNoneMatch, long needed) {
-        if (!hub.ready() || !router.streamsRunning()) {
+        if (!view.ready() || !router.streamsRunning()) {
             return false;
         }
-        StoredResource r = hub.get(key);
+        StoredResource r = view.get(key);
         long have = r == null ? AnsweredWrites.DELETED : r.version();
         boolean newEnough = r == null ? needed == 0 || needed == AnsweredWrites.DELETED : needed == 0 || have >= needed;
         if (!newEnough) {
@@ -222,12 +224,12 @@ public final class ResourceApi {
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
         int limit = limit(ctx.queryParam("limit"));
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
-        requireHub();
+        requireView();
         // Read-your-writes: the view first catches up with what was committed when the request arrived.
-        hub.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
-        ResourceHub.Page page = hub.list(filter, from == null ? null : from.afterKey(), limit);
+        view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
+        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
-        WatchPosition position = from == null ? page.position() : from.position();
+        WatchPosition position = from == null ? new WatchPosition(page.position()) : from.position();
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "ResourceList");
         ObjectNode meta = out.putObject("metadata").put("resourceVersion", position.encode());
         if (page.nextKey() != null) {
@@ -240,8 +242,8 @@ public final class ResourceApi {
         ctx.json(out);
     }
 
-    private void requireHub() {
-        if (!hub.ready()) {
+    private void requireView() {
+        if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
     }

@@ -21,6 +21,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchPosition;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -36,7 +38,7 @@ import org.eclipse.jetty.server.Request;
  * as ADDED.
  *
  * <p>Slow clients cost bounded memory and bounded server time. Nothing is queued per client: each stream is a
- * cursor into the hub's shared ring, and a client more than {@code watch.max.queue} changes behind is sent an
+ * cursor into the resource view's shared change ring, and a client more than {@code watch.max.queue} changes behind is sent an
  * ERROR event and disconnected. A client that stops reading fills its socket and blocks the write; a watchdog
  * aborts any write that has made no progress for {@code watch.send.timeout.ms}, which closes the connection and
  * frees the server thread.
@@ -50,7 +52,7 @@ public final class WatchHandler {
     private static final byte[] EVENT_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final AppConfig config;
-    private final ResourceHub hub;
+    private final ResourceView view;
     private final RenderedJsonCache renderedJson;
     private final Supplier<long[]> logStartOffsets;
     private final long sendTimeoutNanos;
@@ -64,10 +66,10 @@ public final class WatchHandler {
     private final Counter tooFarBehind;
     private volatile boolean closed;
 
-    public WatchHandler(AppConfig config, ResourceHub hub, RenderedJsonCache renderedJson,
+    public WatchHandler(AppConfig config, ResourceView view, RenderedJsonCache renderedJson,
                         Supplier<long[]> logStartOffsets, MeterRegistry registry) {
         this.config = config;
-        this.hub = hub;
+        this.view = view;
         this.renderedJson = renderedJson;
         this.logStartOffsets = logStartOffsets;
         long sendTimeoutMs = config.getLong(AppConfig.WATCH_SEND_TIMEOUT_MS);
@@ -86,21 +88,21 @@ public final class WatchHandler {
     public void handle(Context ctx) throws IOException, InterruptedException {
         Predicate<StoredResource> filter = ResourceApi.filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
-        if (!hub.ready()) {
+        if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
         String rv = ctx.queryParam("resourceVersion");
         long deadline = deadline(ctx.queryParam("timeoutSeconds"));
-        ResourceHub.Page snapshot = null;
+        ResourceView.Page snapshot = null;
         WatchPosition from;
         long firstSeq;
         if (rv == null || rv.isBlank()) {
-            snapshot = hub.list(filter, null, Integer.MAX_VALUE);
-            from = snapshot.position();
-            firstSeq = hub.firstSeq();
+            snapshot = view.list(filter, null, Integer.MAX_VALUE);
+            from = new WatchPosition(snapshot.position());
+            firstSeq = view.firstSeq();
         } else {
             // The cursor is taken before the position is checked, so an eviction in between shows up as evicted.
-            firstSeq = hub.firstSeq();
+            firstSeq = view.firstSeq();
             from = position(rv);
         }
         Stream stream = new Stream(ctx, filter, from, firstSeq);
@@ -109,7 +111,7 @@ public final class WatchHandler {
             stream.open();
             if (snapshot != null) {
                 for (StoredResource r : snapshot.items()) {
-                    stream.send("ADDED", r, snapshot.position());
+                    stream.send("ADDED", r, from);
                 }
             }
             stream.run(deadline);
@@ -138,7 +140,7 @@ public final class WatchHandler {
             // Kubernetes clients answer 410 by listing again, which is also the only way forward from a bad token.
             throw ApiError.gone("resourceVersion: " + e.getMessage() + "; list again and watch from the list's resourceVersion");
         }
-        String problem = hub.replayProblem(from);
+        String problem = view.replayProblem(from.offsets());
         if (problem != null) {
             throw ApiError.gone(problem + "; list again and watch from the list's resourceVersion");
         }
@@ -168,7 +170,7 @@ public final class WatchHandler {
         watchdog.shutdownNow();
     }
 
-    /** One client's stream: a cursor into the hub's ring plus the client's position. */
+    /** One client's stream: a cursor into the view's change ring plus the client's position. */
     private final class Stream {
         private final Context ctx;
         private final Predicate<StoredResource> filter;
@@ -203,12 +205,12 @@ public final class WatchHandler {
             long bookmarkMs = config.getLong(AppConfig.WATCH_BOOKMARK_INTERVAL_MS);
             int maxQueue = config.getInt(AppConfig.WATCH_MAX_QUEUE);
             while (!closed && System.currentTimeMillis() < deadline) {
-                if (caughtUp && hub.backlog(seq) > maxQueue) {
+                if (caughtUp && view.backlog(seq) > maxQueue) {
                     tooFarBehind.increment();
                     error(429, "TooSlow", "this client fell more than watch.max.queue=" + maxQueue + " changes behind");
                     return;
                 }
-                ResourceHub.Batch batch = hub.await(seq, BATCH, Duration.ofMillis(Math.min(bookmarkMs, 1_000)));
+                ResourceView.Batch batch = view.await(seq, BATCH, Duration.ofMillis(Math.min(bookmarkMs, 1_000)));
                 if (batch.evicted()) {
                     error(410, "Gone", "the changes after this position were evicted; list again");
                     return;
@@ -223,8 +225,8 @@ public final class WatchHandler {
             }
         }
 
-        private void deliver(ResourceHub.Batch batch) throws IOException {
-            for (ResourceHub.Change c : batch.changes()) {
+        private void deliver(ResourceView.Batch batch) throws IOException {
+            for (ResourceView.Change c : batch.changes()) {
                 seq = c.seq() + 1;
                 if (c.offset() < position.offset(c.partition())) {
                     continue;
@@ -240,7 +242,7 @@ public final class WatchHandler {
                 caughtUp = true;
                 long[] merged = position.offsets();
                 for (int p = 0; p < merged.length; p++) {
-                    merged[p] = Math.max(merged[p], batch.positionAfter().offset(p));
+                    merged[p] = Math.max(merged[p], batch.positionAfter()[p]);
                 }
                 position = new WatchPosition(merged);
             }
@@ -250,9 +252,9 @@ public final class WatchHandler {
          * The event this client sees, judged on the object before and after as Kubernetes does: entering the filter
          * is ADDED, leaving it is DELETED (with the last object the client saw), null when it never matched.
          */
-        private String typeFor(ResourceHub.Change c) {
+        private String typeFor(ResourceView.Change c) {
             boolean before = c.previous() != null && filter.test(c.previous());
-            boolean after = c.type() != ResourceHub.Type.DELETED && filter.test(c.resource());
+            boolean after = c.type() != ResourceView.Type.DELETED && filter.test(c.resource());
             if (before && after) {
                 return "MODIFIED";
             }

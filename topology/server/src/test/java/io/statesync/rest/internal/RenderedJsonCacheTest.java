@@ -7,6 +7,7 @@ import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.topology.ResourceSummary;
+import io.statesync.view.StoredResource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

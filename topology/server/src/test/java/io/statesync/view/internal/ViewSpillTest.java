@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -6,6 +6,8 @@ import java.time.Duration;
 
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,9 +66,9 @@ class ViewSpillTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.isRegularFile(file) && peek(spill) != null);
         ViewSpill.Spilled done = last;
         for (int i = 0; i < sorted.length; i++) {
-            assertThat(done.mapped()[i].isMapped()).isTrue();
+            assertThat(StoredValue.of(done.mapped()[i]).isMapped()).isTrue();
             assertThat(done.mapped()[i].key()).isSameAs(sorted[i].key());
-            assertThat(done.mapped()[i].bytes()).isEqualTo(sorted[i].bytes());
+            assertThat(ViewSnapshotTest.bytes(done.mapped()[i])).isEqualTo(ViewSnapshotTest.bytes(sorted[i]));
             spill.mappedIn(done.written()[i]);
         }
         assertThat(spill.heapBytes()).isZero();
@@ -90,7 +92,7 @@ class ViewSpillTest {
 
     private static ViewSnapshotStore store(Path file) {
         return new ViewSnapshotStore(file, "statesync.resources", 3_600_000L,
-            () -> new ResourceHub.TopicFacts("topic-id", 86_400_000L), DECODER);
+            () -> new ResourceView.TopicFacts("topic-id", 86_400_000L), DECODER);
     }
 
     /** A resource whose stored value is {@code length} bytes (the spill never decodes it). */

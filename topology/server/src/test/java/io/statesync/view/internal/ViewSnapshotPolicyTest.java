@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,10 @@
-package io.statesync.rest.internal;
+package io.statesync.view;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
@@ -16,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class StoredResourceTest {
+/** Also the encoding helpers of other tests of the view. */
+public class StoredResourceTest {
 
     private final AtomicInteger decodes = new AtomicInteger();
     private final StoredResource.Decoder decoder = bytes -> {
@@ -70,32 +70,13 @@ class StoredResourceTest {
         assertThat(absent.resource().getMetadata().getKind()).isEqualTo("WebApp");
     }
 
-    @Test
-    void shouldFilterOnStoredFieldsAndDecodeOnlyForALabelSelector() {
-        StoredResource synced = store(resource("WebApp", "shop", "a", "1", SyncStatus.Synced, Map.of("tier", "web")));
-        StoredResource drifted = store(resource("WebApp", "shop", "b", "2", SyncStatus.OutOfSync, Map.of()));
-        StoredResource other = store(resource("Queue", "shop", "c", "3", SyncStatus.Synced, Map.of()));
-        decodes.set(0);
-        Predicate<StoredResource> syncedWebApps = ResourceApi.filter("WebApp", "shop", null, "Synced");
-        assertThat(syncedWebApps.test(synced)).isTrue();
-        assertThat(syncedWebApps.test(drifted)).isFalse();
-        assertThat(syncedWebApps.test(other)).isFalse();
-        assertThat(decodes).as("no label selector, no decode").hasValue(0);
-
-        Predicate<StoredResource> webTier = ResourceApi.filter(null, null, "tier=web", null);
-        assertThat(webTier.test(synced)).isTrue();
-        assertThat(webTier.test(drifted)).isFalse();
-        assertThat(decodes).as("only the labelled object is decoded").hasValue(1);
-        assertThat(ResourceApi.filter(null, null, "tier!=web", null).test(drifted)).isTrue();
-    }
-
     private StoredResource store(Resource r) {
         byte[] bytes = encode(r);
         String key = r.getMetadata().getKind() + "/" + r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
         return StoredResource.of(key, bytes, ResourceSummary.of(decoder.apply(bytes)), decoder);
     }
 
-    static byte[] encode(Resource r) {
+    public static byte[] encode(Resource r) {
         try {
             ByteBuffer buf = Resource.getEncoder().encode(r);
             byte[] out = new byte[buf.remaining()];
@@ -106,8 +87,8 @@ class StoredResourceTest {
         }
     }
 
-    static Resource resource(String kind, String ns, String name, String version, SyncStatus status,
-                             Map<String, String> labels) {
+    public static Resource resource(String kind, String ns, String name, String version, SyncStatus status,
+                                    Map<String, String> labels) {
         return Resource.newBuilder().setMetadata(ObjectMeta.newBuilder().setKind(kind).setNamespace(ns).setName(name)
                 .setResourceVersion(version).setLabels(labels).build())
             .setStatus(ResourceStatus.newBuilder().setSyncStatus(status).build()).build();

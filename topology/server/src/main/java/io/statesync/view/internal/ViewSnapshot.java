@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -15,6 +15,8 @@ import java.util.TreeMap;
 
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
+import io.statesync.view.SortedRun;
+import io.statesync.view.StoredResource;
 
 /**
  * The REST view written to a local file at a clean stop, so that the next start reads it and then only the topic's
@@ -26,7 +28,7 @@ import io.statesync.topology.ResourceSummary;
  * trailer, so a stop that dies half-way leaves either the old file or none, never a truncated one that reads as valid.
  *
  * <p>Reading maps the values instead of copying them: only the keys and summaries are read, and each resource points
- * at its value in the mapping ({@link StoredResource#mapped}). A start from 1M resources then allocates about 0.2 GB
+ * at its value in the mapping ({@link StoredValue#mapped}). A start from 1M resources then allocates about 0.2 GB
  * instead of 0.8 GB, and the values' pages are read when a request first needs them. This is safe because a snapshot
  * is never changed in place: the next one is written to a new file and renamed over it, so the mapped file lives on
  * (unlinked) for as long as resources point into it.
@@ -88,11 +90,12 @@ public final class ViewSnapshot {
         long valueBytes = 0;
         int maxValueLength = 0;
         for (StoredResource r : all) {
-            if (r.valueLength() < 0) {
+            int length = StoredValue.of(r).valueLength();
+            if (length < 0) {
                 throw new IllegalArgumentException("the view holds no bytes for " + r.key());
             }
-            valueBytes += r.valueLength();
-            maxValueLength = Math.max(maxValueLength, r.valueLength());
+            valueBytes += length;
+            maxValueLength = Math.max(maxValueLength, length);
         }
         out.putInt(MAGIC);
         out.putLong(header.writtenAtMs());
@@ -121,7 +124,8 @@ public final class ViewSnapshot {
         MappedRegion runIn = null;
         long runFrom = 0;
         long runLength = 0;
-        for (StoredResource r : all) {
+        for (StoredResource resource : all) {
+            StoredValue r = StoredValue.of(resource);
             MappedRegion region = r.region();
             if (region != null && runIn != null && region.file() == runIn.file() && r.filePosition() == runFrom + runLength) {
                 runLength += r.valueLength();
@@ -143,7 +147,7 @@ public final class ViewSnapshot {
         out.putLong(r.version());
         out.putByte(r.syncStatus() == null ? -1 : (byte) r.syncStatus().ordinal());
         out.putByte(r.hasLabels() ? 1 : 0);
-        out.putInt(r.valueLength());
+        out.putInt(StoredValue.of(r).valueLength());
     }
 
     /** Only the header of {@code file}, to decide whether reading the rest is worth it. */
@@ -183,7 +187,7 @@ public final class ViewSnapshot {
         return resources;
     }
 
-    private record Read(Prelude prelude, StoredResource[] resources) {
+    private record Read(Prelude prelude, StoredValue[] resources) {
     }
 
     private static Read readAll(Path file, StoredResource.Decoder decoder, long regionStep, StoredResource[] keysFrom)
@@ -198,7 +202,7 @@ public final class ViewSnapshot {
                 throw new IOException("snapshot claims " + count + " resources");
             }
             MappedRegion[] regions = mapValues(ch, in, prelude, regionStep);
-            StoredResource[] resources = new StoredResource[(int) count];
+            StoredValue[] resources = new StoredValue[(int) count];
             long valueAt = 0;
             for (int i = 0; i < resources.length; i++) {
                 String known = keysFrom != null && i < keysFrom.length ? keysFrom[i].key() : null;
@@ -269,7 +273,7 @@ public final class ViewSnapshot {
         return new Prelude(header, statuses, in.getLong(), in.getInt());
     }
 
-    private static StoredResource readIndexEntry(Input in, Prelude prelude, Mapping at, StoredResource.Decoder decoder)
+    private static StoredValue readIndexEntry(Input in, Prelude prelude, Mapping at, StoredResource.Decoder decoder)
         throws IOException {
         String key = in.getString();
         if (key.equals(at.knownKey())) {
@@ -287,7 +291,7 @@ public final class ViewSnapshot {
         }
         int region = (int) (at.valueAt() / at.step());
         ResourceSummary summary = new ResourceSummary(version, status < 0 ? null : prelude.statuses()[status], labelled);
-        return StoredResource.mapped(key, at.regions()[region], (int) (at.valueAt() - region * at.step()), length, summary,
+        return StoredValue.mapped(key, at.regions()[region], (int) (at.valueAt() - region * at.step()), length, summary,
             decoder);
     }
 

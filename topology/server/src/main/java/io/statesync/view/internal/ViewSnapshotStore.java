@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 
 import io.statesync.config.AppConfig;
 import io.statesync.topology.TopicNames;
+import io.statesync.view.ResourceView.TopicFacts;
+import io.statesync.view.StoredResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,11 +26,11 @@ final class ViewSnapshotStore {
     private final Path file;
     private final String topic;
     private final long maxAgeMs;
-    private final Supplier<ResourceHub.TopicFacts> facts;
+    private final Supplier<TopicFacts> facts;
     private final StoredResource.Decoder decoder;
     private volatile String topicId;
 
-    ViewSnapshotStore(Path file, String topic, long maxAgeMs, Supplier<ResourceHub.TopicFacts> facts, StoredResource.Decoder decoder) {
+    ViewSnapshotStore(Path file, String topic, long maxAgeMs, Supplier<TopicFacts> facts, StoredResource.Decoder decoder) {
         this.file = file;
         this.topic = topic;
         this.maxAgeMs = maxAgeMs;
@@ -37,7 +39,7 @@ final class ViewSnapshotStore {
     }
 
     /** The configured store, or null when snapshots are disabled. */
-    static ViewSnapshotStore fromConfig(AppConfig config, TopicNames topics, Supplier<ResourceHub.TopicFacts> facts,
+    static ViewSnapshotStore fromConfig(AppConfig config, TopicNames topics, Supplier<TopicFacts> facts,
                                         StoredResource.Decoder decoder) {
         if (!config.getBoolean(AppConfig.VIEW_SNAPSHOT_ENABLED)) {
             return null;
@@ -57,7 +59,7 @@ final class ViewSnapshotStore {
             return null;
         }
         try {
-            ResourceHub.TopicFacts live = facts.get();
+            TopicFacts live = facts.get();
             topicId = live.topicId();
             ViewSnapshot.Header header = ViewSnapshot.readHeader(file);
             String problem = new ViewSnapshotPolicy(topic, Math.min(maxAgeMs, live.deleteRetentionMs()))

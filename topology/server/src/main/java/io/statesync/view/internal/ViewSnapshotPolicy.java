@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 /**
  * Whether a {@link ViewSnapshot} may stand in for reading statesync.resources from the beginning: the view it holds,

@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -6,13 +6,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.statesync.view.StoredResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the REST view's values off the heap while it runs, not only after a restart: once the values held on the heap
  * reach a threshold, the view is written as its snapshot on a thread of its own and mapped back, and the poller then
- * swaps each resource still unchanged for its mapped copy ({@link ResourceHub}). A view of 1M resources otherwise holds
+ * swaps each resource still unchanged for its mapped copy ({@link SnapshotKeeper}). A view of 1M resources otherwise holds
  * some 0.55 GB of values on the heap once it has read them from the topic.
  *
  * <p>Each write rewrites the whole view, so a write is due only when the heap holds at least a quarter of what the
@@ -101,7 +102,7 @@ final class ViewSpill {
         pending = null;
         try {
             Spilled spilled = done.join();
-            fileBytes = Arrays.stream(spilled.mapped()).mapToLong(StoredResource::valueLength).sum();
+            fileBytes = Arrays.stream(spilled.mapped()).mapToLong(r -> StoredValue.of(r).valueLength()).sum();
             return spilled;
         } catch (RuntimeException e) {
             // Tried again after the interval; a full disk would otherwise print a stack every few seconds.
@@ -130,6 +131,10 @@ final class ViewSpill {
     }
 
     private static long heapBytes(StoredResource r) {
-        return r == null || r.isMapped() ? 0 : Math.max(r.valueLength(), 0);
+        if (r == null) {
+            return 0;
+        }
+        StoredValue v = StoredValue.of(r);
+        return v.isMapped() ? 0 : Math.max(v.valueLength(), 0);
     }
 }

@@ -1,4 +1,4 @@
-package io.statesync.app;
+package io.statesync.rest;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +13,10 @@ import io.statesync.avro.OrphanPolicy;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.PolicyCatalog;
 
-/** JSON/YAML form of a {@link KindPolicy}, shared by the seed file, REST and the CLI. Field names follow the Avro schema. */
+/**
+ * JSON/YAML form of a {@link KindPolicy}, as {@code /api/v1/kinds} reads and writes it; the seed file takes the same form.
+ * Field names follow the Avro schema.
+ */
 public final class KindPolicyJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();

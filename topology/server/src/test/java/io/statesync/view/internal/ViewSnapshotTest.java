@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +16,8 @@ import java.util.Random;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
+import io.statesync.view.StoredResource;
+import io.statesync.view.StoredResourceTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +63,7 @@ class ViewSnapshotTest {
             assertThat(out.version()).isEqualTo(in.version());
             assertThat(out.syncStatus()).isEqualTo(in.syncStatus());
             assertThat(out.hasLabels()).isEqualTo(in.hasLabels());
-            assertThat(out.bytes()).isEqualTo(in.bytes());
+            assertThat(bytes(out)).isEqualTo(bytes(in));
             assertThat(out.resource()).isEqualTo(in.resource());
         }
         assertThat(ViewSnapshot.readHeader(file).count()).isEqualTo(3);
@@ -79,8 +81,8 @@ class ViewSnapshotTest {
 
         ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER);
 
-        assertThat(back.byKey().get("A/n/a").bytes()).isEqualTo(small.bytes());
-        assertThat(back.byKey().get("A/n/b").bytes()).isEqualTo(big);
+        assertThat(bytes(back.byKey().get("A/n/a"))).isEqualTo(bytes(small));
+        assertThat(bytes(back.byKey().get("A/n/b"))).isEqualTo(big);
     }
 
     @Test
@@ -92,9 +94,9 @@ class ViewSnapshotTest {
 
         ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER);
 
-        assertThat(back.byKey().values()).allSatisfy(r -> assertThat(r.isMapped()).isTrue());
+        assertThat(back.byKey().values()).allSatisfy(r -> assertThat(StoredValue.of(r).isMapped()).isTrue());
         assertThat(back.byKey().get("A/n/b").resource()).isEqualTo(sorted.get(1).resource());
-        assertThat(back.byKey().get("A/n/b").valueLength()).isEqualTo(sorted.get(1).bytes().length);
+        assertThat(StoredValue.of(back.byKey().get("A/n/b")).valueLength()).isEqualTo(bytes(sorted.get(1)).length);
     }
 
     @Test
@@ -112,11 +114,11 @@ class ViewSnapshotTest {
         ViewSnapshot.write(file, header(new long[] {3}, 3), next);
         ViewSnapshot.Loaded second = ViewSnapshot.read(file, DECODER);
 
-        assertThat(first.byKey().get("A/n/a").bytes()).isEqualTo(a.bytes());
+        assertThat(bytes(first.byKey().get("A/n/a"))).isEqualTo(bytes(a));
         assertThat(first.byKey().get("A/n/b").resource()).isEqualTo(b.resource());
         assertThat(second.byKey().keySet()).containsExactly("A/n/a", "A/n/b", "A/n/c");
-        assertThat(second.byKey().get("A/n/b").bytes()).isEqualTo(b.bytes());
-        assertThat(second.byKey().get("A/n/c").bytes()).isEqualTo(c.bytes());
+        assertThat(bytes(second.byKey().get("A/n/b"))).isEqualTo(bytes(b));
+        assertThat(bytes(second.byKey().get("A/n/c"))).isEqualTo(bytes(c));
     }
 
     @Test
@@ -135,7 +137,7 @@ class ViewSnapshotTest {
         ViewSnapshot.Loaded back = ViewSnapshot.read(file, DECODER, 64);
 
         for (StoredResource in : sorted) {
-            assertThat(back.byKey().get(in.key()).bytes()).as(in.key()).isEqualTo(in.bytes());
+            assertThat(bytes(back.byKey().get(in.key()))).as(in.key()).isEqualTo(bytes(in));
         }
     }
 
@@ -164,7 +166,7 @@ class ViewSnapshotTest {
 
         assertThat(back.byKey()).hasSize(view.size());
         for (StoredResource expected : view) {
-            assertThat(back.byKey().get(expected.key()).bytes()).as(expected.key()).isEqualTo(expected.bytes());
+            assertThat(bytes(back.byKey().get(expected.key()))).as(expected.key()).isEqualTo(bytes(expected));
         }
     }
 
@@ -225,6 +227,10 @@ class ViewSnapshotTest {
 
         assertThat(loaded.header().positions()).containsExactly(9);
         assertThat(loaded.byKey().keySet()).containsExactly("A/n/c");
+    }
+
+    static byte[] bytes(StoredResource r) {
+        return StoredValue.of(r).bytes();
     }
 
     private static ViewSnapshot.Header header(long[] positions, long count) {

@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.view;
 
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,0 +1,293 @@
+package io.statesync.view;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import io.statesync.config.AppConfig;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import io.statesync.view.internal.ChangeRing;
+import io.statesync.view.internal.ResourceIndex;
+import io.statesync.view.internal.SnapshotKeeper;
+import io.statesync.view.internal.TopicReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's view of statesync.resources, read_committed from the beginning: the latest Resource per key
+ * plus a bounded ring of recent changes, both tagged with positions (per partition, the offset of the next record).
+ *
+ * <p>Lists and watches are served from here rather than from the partitioned stores because only one reader
+ * that applies records in log order can hand out a list together with the exact position it reflects: a
+ * watch from that position then replays the ring from exactly there, without gap or duplicate. Point reads are
+ * served from here too when the view is as new as the caller needs ({@link #get}, without the lock); otherwise they
+ * go to the key's owner (interactive queries), whose store also holds versions admitted but not yet published.
+ *
+ * <p>The parts, in {@code io.statesync.view.internal}: a {@link TopicReader} tails the topic on its own thread and
+ * hands each poll here, which applies it to the {@link ResourceIndex} (the latest resource per key, by hash and in
+ * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a list and its
+ * position, or a batch of changes and the position after it, are always taken together. The {@link SnapshotKeeper}
+ * starts the view from the snapshot file a clean stop wrote, moves values off the heap into a new one while it runs,
+ * and writes it again at the next stop.
+ */
+public final class ResourceView implements AutoCloseable {
+
+    /** Changes kept for watches; a position older than the ring is answered 410 Gone and the client re-lists. */
+    public static final int RING_CAPACITY = 200_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceView.class);
+
+    public enum Type { ADDED, MODIFIED, DELETED }
+
+    /**
+     * One change; {@code offset} is the record's offset in {@code partition}, {@code seq} the view's own order.
+     * {@code previous} is the object before it (null for ADDED), so a filtered watch can tell when an object starts
+     * or stops matching.
+     */
+    public record Change(long seq, int partition, long offset, Type type, String key, StoredResource resource,
+                         StoredResource previous) {
+    }
+
+    /** Changes from a cursor on; {@code positionAfter} is set when they reach the view's newest change. */
+    public record Batch(List<Change> changes, long nextSeq, long[] positionAfter, boolean evicted) {
+    }
+
+    /** A page of a list; {@code nextKey} is null on the last page. */
+    public record Page(List<StoredResource> items, long[] position, String nextKey) {
+    }
+
+    /** What the view needs to know of statesync.resources to judge a snapshot of itself. */
+    public record TopicFacts(String topicId, long deleteRetentionMs) {
+    }
+
+    private final String topic;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ResourceIndex index = new ResourceIndex();
+    private final ChangeRing ring = new ChangeRing(RING_CAPACITY);
+    private final TopicReader reader;
+    private final SnapshotKeeper snapshots;
+    private volatile boolean closed;
+
+    /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
+    public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
+        this.topic = topics.resources();
+        var deserializer = serdes.resource().deserializer();
+        StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);
+        this.snapshots = new SnapshotKeeper(config, topics, topicFacts, decoder, index, ring, lock);
+        this.reader = new TopicReader(config, topic, decoder, new Updates());
+    }
+
+    public void start() {
+        reader.start();
+    }
+
+    /** Whether the view has read the whole topic once and is still reading it. */
+    public boolean ready() {
+        return reader.caughtUp();
+    }
+
+    /** The resources this view holds. */
+    public int size() {
+        return index.size();
+    }
+
+    /** The bytes of resources this view holds on the heap; the rest are mapped from its snapshot file. */
+    public long heapValueBytes() {
+        return snapshots.heapBytes();
+    }
+
+    /** How many resources this view took from its snapshot at start; 0 when it read the topic from the beginning. */
+    public int restoredFromSnapshot() {
+        return snapshots.restored();
+    }
+
+    /** The latest committed resource of {@code key} this view has read, or null when it has none. */
+    public StoredResource get(String key) {
+        return index.get(key);
+    }
+
+    /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
+    public Page list(Predicate<StoredResource> filter, String afterKey, int limit) {
+        lock.lock();
+        try {
+            return index.page(filter, afterKey, limit, ring.position());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current position of this view: per partition, the offset of the next record it reads. */
+    public long[] position() {
+        lock.lock();
+        try {
+            return ring.position();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits (up to {@code maxWait}) until the view has read up to {@code target} (per-partition offsets, e.g. the
+     * committed end offsets taken when a list request arrived), so that a list right after an accepted write shows it.
+     */
+    public void awaitPosition(long[] target, Duration maxWait) throws InterruptedException {
+        long nanos = maxWait.toNanos();
+        lock.lock();
+        try {
+            while (!ring.reached(target) && nanos > 0 && !closed) {
+                nanos = changed.awaitNanos(nanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why this view cannot replay from {@code from}, or null when it can (then {@link #firstSeq} starts the replay). */
+    public String replayProblem(long[] from) {
+        lock.lock();
+        try {
+            return ring.replayProblem(from, topic);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The sequence number to start a replay from: the oldest change still in the ring. */
+    public long firstSeq() {
+        lock.lock();
+        try {
+            return ring.firstSeq();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Changes with {@code seq >= fromSeq}, at most {@code max}, waiting up to {@code maxWait} when there are none. */
+    public Batch await(long fromSeq, int max, Duration maxWait) throws InterruptedException {
+        lock.lock();
+        try {
+            long nanos = maxWait.toNanos();
+            while (ring.nextSeq() <= fromSeq && nanos > 0 && !closed) {
+                nanos = changed.awaitNanos(nanos);
+            }
+            return ring.read(fromSeq, max);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Changes behind the newest of a watcher at {@code seq}; the basis of the slow-client cut-off. */
+    public long backlog(long seq) {
+        lock.lock();
+        try {
+            return ring.backlog(seq);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        reader.close();
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        // With the reader stopped nothing changes the view any more: it is written as it stands, at its position.
+        snapshots.close(() -> index.sortedLive() && !reader.failed() && reader.stopped());
+    }
+
+    /** What the reader reports, applied on its thread. */
+    private final class Updates implements TopicReader.Listener {
+
+        @Override
+        public long[] assigned(long[] logStart, long[] logEnd) {
+            long records = 0;
+            for (int p = 0; p < logStart.length; p++) {
+                records += logEnd[p] - logStart[p];
+            }
+            index.expect(records);
+            lock.lock();
+            try {
+                ring.startAt(logStart);
+            } finally {
+                lock.unlock();
+            }
+            long[] from = snapshots.startFrom(logStart, logEnd);
+            if (from == null) {
+                index.loadFromBeginning(records);
+            }
+            return from;
+        }
+
+        @Override
+        public void polled(ConsumerRecords<String, byte[]> records, long[] positions) {
+            lock.lock();
+            try {
+                records.forEach(this::apply);
+                ring.advance(positions);
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void caughtUp(long loadStartNanos) {
+            finishLoad(loadStartNanos);
+            snapshots.loaded();
+        }
+
+        @Override
+        public void idle() {
+            snapshots.spillIfDue();
+        }
+
+        /** Builds the sorted map once the first catch-up is done, unless the view started from a snapshot and kept it. */
+        private void finishLoad(long loadStart) {
+            long sortStart = System.nanoTime();
+            if (!index.sortedLive()) {
+                TreeMap<String, StoredResource> tree = index.sortLoad();
+                lock.lock();
+                try {
+                    index.useSorted(tree);
+                } finally {
+                    lock.unlock();
+                }
+            }
+            long now = System.nanoTime();
+            LOG.info("Resource view loaded: {} resources ({} from the snapshot) and {} changes read in {} ms (sorting them took {} ms)",
+                index.size(), snapshots.restored(), ring.nextSeq(), (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
+        }
+
+        private void apply(ConsumerRecord<String, byte[]> r) {
+            // Looked up by hash: the sorted map's put or remove is then its only walk per record.
+            StoredResource previous = index.get(r.key());
+            // The map's key string is kept, so a resource written many times holds one copy of its key.
+            String key = previous == null ? r.key() : previous.key();
+            StoredResource now = null;
+            if (r.value() != null) {
+                now = reader.decode(key, r);
+                if (now == null) {
+                    return;
+                }
+            }
+            index.put(key, previous, now);
+            snapshots.changed(previous, now);
+            if (now != null || previous != null) {
+                ring.add(r.partition(), r.offset(), key, now, previous);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.statesync.view.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+import io.statesync.avro.SyncStatus;
+import io.statesync.topology.ResourceSummary;
+import io.statesync.view.ResourceView.Page;
+import io.statesync.view.StoredResource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResourceIndexTest {
+
+    @Test
+    void shouldAnswerPointReadsWhileLoadingAndListInKeyOrderOnceSorted() {
+        ResourceIndex index = new ResourceIndex();
+        index.expect(5);
+        index.loadFromBeginning(5);
+        put(index, resource("k/n/c", 1));
+        put(index, resource("k/n/a", 2));
+        put(index, resource("k/n/b", 3));
+        put(index, resource("k/n/a", 4));
+        delete(index, "k/n/b");
+
+        assertThat(index.get("k/n/a").version()).isEqualTo(4);
+        assertThat(index.get("k/n/b")).isNull();
+        assertThat(index.sortedLive()).isFalse();
+        index.useSorted(index.sortLoad());
+
+        assertThat(keys(index.page(r -> true, null, 10, new long[] {5}))).containsExactly("k/n/a", "k/n/c");
+        put(index, resource("k/n/b", 6));
+        assertThat(keys(index.page(r -> true, null, 10, new long[] {6}))).as("kept sorted from now on")
+            .containsExactly("k/n/a", "k/n/b", "k/n/c");
+        assertThat(index.size()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldPageAfterAKeyWithTheFilterAndTheGivenPosition() {
+        ResourceIndex index = new ResourceIndex();
+        index.useSorted(new TreeMap<>());
+        for (String name : List.of("a", "b", "c", "d", "e")) {
+            put(index, resource("k/n/" + name, 1));
+        }
+        long[] position = {7, 9};
+
+        Page first = index.page(r -> !r.key().equals("k/n/b"), null, 2, position);
+        Page last = index.page(r -> !r.key().equals("k/n/b"), first.nextKey(), 2, position);
+
+        assertThat(keys(first)).containsExactly("k/n/a", "k/n/c");
+        assertThat(first.nextKey()).isEqualTo("k/n/c");
+        assertThat(first.position()).isSameAs(position);
+        assertThat(keys(last)).containsExactly("k/n/d", "k/n/e");
+        assertThat(last.nextKey()).isNull();
+    }
+
+    @Test
+    void shouldSwapInOnlyWhatHasNotChangedSinceTheWrite() {
+        ResourceIndex index = new ResourceIndex();
+        TreeMap<String, StoredResource> snapshot = new TreeMap<>();
+        for (String name : List.of("a", "b", "c")) {
+            snapshot.put("k/n/" + name, resource("k/n/" + name, 1));
+        }
+        assertThat(index.fill(snapshot)).isEqualTo(3 * 4);
+        index.useSorted(snapshot);
+        StoredResource[] written = index.sortedArray();
+        StoredResource[] mapped = {resource("k/n/a", 1), resource("k/n/b", 1), resource("k/n/c", 1)};
+        put(index, resource("k/n/b", 2));
+        List<StoredResource> swapped = new ArrayList<>();
+
+        assertThat(index.swapIn(written, mapped, swapped::add)).isEqualTo(2);
+
+        assertThat(swapped).containsExactly(written[0], written[2]);
+        assertThat(index.get("k/n/a")).isSameAs(mapped[0]);
+        assertThat(index.get("k/n/b").version()).isEqualTo(2);
+        assertThat(index.sortedValues()).containsExactly(mapped[0], index.get("k/n/b"), mapped[2]);
+    }
+
+    private static void put(ResourceIndex index, StoredResource now) {
+        index.put(now.key(), index.get(now.key()), now);
+    }
+
+    private static void delete(ResourceIndex index, String key) {
+        index.put(key, index.get(key), null);
+    }
+
+    private static List<String> keys(Page page) {
+        return page.items().stream().map(StoredResource::key).toList();
+    }
+
+    private static StoredResource resource(String key, long version) {
+        return StoredResource.of(key, new byte[4], new ResourceSummary(version, SyncStatus.Synced, false), null);
+    }
+}

@@ -8,13 +8,13 @@ import java.util.function.IntFunction;
  * Sorts resources by key, in {@link String#compareTo} order, for the view's one-time build after reading the whole
  * resources topic when {@link LoadSorter} could not do it; that class shares the packing and the radix passes.
  *
- * <p>Why not {@code Arrays.sort} by {@link StoredResource#key()}: each of its twenty-odd million comparisons at 1M
- * resources follows three references (resource, string, its bytes) into a heap of 600 MB where every key sits next to
- * a half-kilobyte record value, so nearly every comparison misses the caches; the sort took 1.7-2.2 s of a wiped
- * restore. Here each key is read once: its 24 characters after the prefix that all keys share are packed, one byte
- * each, into three longs, and a least-significant-digit radix sort orders the resources' indices by those bytes,
- * reading only dense primitive arrays. Packed bytes order keys as {@code compareTo} does wherever they differ (a key
- * that ends inside the window pads with zero bytes, below every character, as {@code compareTo} puts a prefix
+ * <p>Why not {@code Arrays.sort} by {@link StoredResource#key()}: each of its n log n comparisons follows three
+ * references (resource, string, its bytes) into a large heap where every key sits next to a record value many times
+ * its size, so nearly every comparison misses the caches, and during a wiped restore it competes with the restore
+ * threads for memory. Here each key is read once: its 24 characters after the prefix that all keys share are packed,
+ * one byte each, into three longs, and a least-significant-digit radix sort orders the resources' indices by those
+ * bytes, reading only dense primitive arrays. Packed bytes order keys as {@code compareTo} does wherever they differ
+ * (a key that ends inside the window pads with zero bytes, below every character, as {@code compareTo} puts a prefix
  * first), so only keys whose packed bytes are equal (in practice, keys that go on past the window) are compared as
  * strings.
  */
@@ -42,8 +42,8 @@ public final class KeyOrder {
             Arrays.sort(resources, BY_KEY);
             return;
         }
-        // The prefix of a sample, checked for every key while it is packed: a separate pass over a million keys costs
-        // as much as the packing, since reaching each key is what takes the time.
+        // The prefix of a sample, checked for every key while it is packed: a separate pass over all the keys would
+        // cost about as much as the packing, since reaching each key is what takes the time.
         long[] words = pack(resources, sharedPrefix(resources, Math.min(n, PREFIX_SAMPLE)));
         if (words == NOT_SHARED) {
             words = pack(resources, sharedPrefix(resources, n));

@@ -10,14 +10,15 @@ import java.util.TreeMap;
  *
  * <p>Why not sort the hash map's values at the end ({@link SortedRun#treeOf}): {@link KeyOrder} packs each key there,
  * reaching every resource, its key string and the string's bytes once more, scattered over a heap where each key sits
- * beside a half-kilobyte value. At 1M resources that took 0.8 s alone and 1.7 s beside a wiped restore, whose restore
- * threads it slowed. Here a key is packed as it is read, while its bytes are still in the cache, into arrays sized from
- * the topic's offsets; the end then sorts dense arrays and builds the tree from them, visiting no resource.
+ * beside a value many times its size, so nearly every reach misses the caches, and during a wiped restore that pass
+ * competes with the restore threads for memory. Here a key is packed as it is read, while its bytes are still in the
+ * cache, into arrays sized from the topic's offsets; the end then sorts dense arrays and builds the tree from them,
+ * visiting no resource.
  *
  * <p>Every record takes a slot, in read order, so a key written twice has two, and the sort's stability puts the later
  * one last. The arrays hold as many slots as the catch-up was expected to read; when more come (writes during the
  * load), or a key has a character above Latin-1 (never valid), the sorter gives up, and the caller sorts its hash map
- * as before. Not thread-safe: the view's poller owns it.
+ * instead. Not thread-safe: the view's poller owns it.
  */
 public final class LoadSorter {
 

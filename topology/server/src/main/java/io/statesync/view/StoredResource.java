@@ -15,13 +15,13 @@ import io.statesync.view.internal.StoredValue;
  * fields that point reads and list filters test without decoding (key, resourceVersion, syncStatus, whether it
  * has labels).
  *
- * <p>Why not the decoded {@link Resource}: decoded, a resource costs about 5.3 KB of heap (its spec's generic values,
- * some 55 strings and 8 maps) against about 0.4 KB on the wire, so a view of 1M resources held 5.4 GB. A read
- * decodes in microseconds, and the REST server caches the rendered JSON of hot objects.
+ * <p>Why not the decoded {@link Resource}: decoded, a resource (its spec's generic values, dozens of strings and
+ * several maps) costs an order of magnitude more heap than its encoded bytes, so the view keeps the bytes. Decoding
+ * on each read is cheap beside the rest of a request, and the REST server caches the rendered JSON of hot objects.
  *
  * <p>The bytes are either an array on the heap (read from the topic) or a range of a memory-mapped view snapshot: the
- * one the view started from or the last one it wrote while running. A million resources then cost the heap nothing
- * for their values, and a start neither copies 0.5 GB nor makes the collector move it. How the bytes are held is the
+ * one the view started from or the last one it wrote while running. Mapped values then cost the heap nothing, and a
+ * start neither copies them onto the heap nor makes the collector move them. How the bytes are held is the
  * view's own business ({@link StoredValue}, its only subclass), so this class shows only what readers need.
  */
 public abstract class StoredResource {
@@ -30,8 +30,8 @@ public abstract class StoredResource {
     public interface Decoder extends Function<byte[], Resource> {
     }
 
-    // Subclasses for the two kinds of value rather than fields for both: a million of these are on the heap, and one
-    // whose value is an array stays at 40 bytes.
+    // Subclasses for the two kinds of value rather than fields for both: one of these is on the heap per resource, so
+    // one whose value is an array does not carry the fields only a mapped value needs.
     private final String key;
     /** The resourceVersion as a number, or -1 when it is not one (then {@link #resourceVersion()} decodes). */
     private final long version;

@@ -19,13 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The latest resource per key, twice: a hash map for point reads, and a sorted map for lists in key order.
  *
- * <p>While the view first reads the topic from the beginning only the hash map is kept; the sorted map is built once
- * at the end ({@link #sortLoad}): a million keys kept sorted record by record, in the hash order the partitions
- * deliver them, cost 1.9 s of tree walks and rebalancing (with the hash map growing as it went); sorted once and built
- * in linear time, with the hash map sized ahead, 0.93 s ({@code ViewBuildBenchmark}); the sort itself then by packed
- * key bytes ({@link io.statesync.view.KeyOrder}), which reaches each key once instead of at every comparison; and now
- * from keys packed as they were read ({@link LoadSorter}), which reaches none. A start from a snapshot gets the sorted
- * map whole and keeps it up to date from the first record.
+ * <p>While the view first reads the topic from the beginning only the hash map is kept, sized ahead so that it never
+ * rehashes; the sorted map is built once at the end ({@link #sortLoad}), because keeping it sorted record by record,
+ * in the hash order the partitions deliver them, costs a tree walk and rebalancing per record, where a sort and a
+ * build in linear time cost far less. The sort works on keys packed as they are read ({@link LoadSorter}), so it
+ * reaches no resource again; when that sorter gives up, the hash map's values are sorted by packed key bytes
+ * ({@link io.statesync.view.KeyOrder}), which reaches each key once instead of at every comparison. A start from a
+ * snapshot gets the sorted map whole and keeps it up to date from the first record.
  *
  * <p>Threads: {@link #get} and {@link #size} read the hash map without a lock. Everything else runs on the view's
  * poller, and the sorted map is read and changed only under the view's lock ({@code ResourceView}); the methods
@@ -71,7 +71,7 @@ public final class ResourceIndex {
      */
     public long fill(TreeMap<String, StoredResource> snapshot) {
         long valueBytes = 0;
-        // One put each: putAll presizes for the incoming count again and doubled the already presized table (1M keys).
+        // One put each: putAll presizes for the incoming count again, which doubles a table already sized for it.
         for (StoredResource r : snapshot.values()) {
             byKey.put(r.key(), r);
             valueBytes += StoredValue.of(r).valueLength();

@@ -20,7 +20,8 @@ import io.statesync.view.StoredResource;
 
 /**
  * The REST view written to a local file at a clean stop, so that the next start reads it and then only the topic's
- * tail, instead of all of statesync.resources (suite 5: 1M resources, 550 MB of fetches, 2-4 s before {@code /readyz}).
+ * tail, instead of all of statesync.resources: a start is not ready ({@code /readyz}) until the view has caught up,
+ * and reading the whole topic is what makes that slow.
  *
  * <p>The file holds the view's position (per-partition offsets) and its resources in key order, each as the record's
  * bytes plus its summary; nothing is decoded either way. Whether a snapshot may still be used against the live topic
@@ -28,8 +29,8 @@ import io.statesync.view.StoredResource;
  * trailer, so a stop that dies half-way leaves either the old file or none, never a truncated one that reads as valid.
  *
  * <p>Reading maps the values instead of copying them: only the keys and summaries are read, and each resource points
- * at its value in the mapping ({@link StoredValue#mapped}). A start from 1M resources then allocates about 0.2 GB
- * instead of 0.8 GB, and the values' pages are read when a request first needs them. This is safe because a snapshot
+ * at its value in the mapping ({@link StoredValue#mapped}). A start then allocates heap for the keys and summaries
+ * only, not the values, and the values' pages are read when a request first needs them. This is safe because a snapshot
  * is never changed in place: the next one is written to a new file and renamed over it, so the mapped file lives on
  * (unlinked) for as long as resources point into it.
  *
@@ -118,7 +119,7 @@ public final class ViewSnapshot {
     /**
      * The values back to back. Values mapped from an earlier snapshot lie there back to back too, in the same key
      * order, so each run of them is copied file to file by the kernel ({@code transferTo}): a write after a restart
-     * or a spill then neither reads 0.5 GB through this process nor makes those pages resident in it.
+     * or a spill then neither reads those values through this process nor makes their pages resident in it.
      */
     private static void writeValues(Output out, StoredResource[] all) throws IOException {
         MappedRegion runIn = null;
@@ -295,7 +296,10 @@ public final class ViewSnapshot {
             decoder);
     }
 
-    /** Buffered writes to a channel: a million small fields through a stream's per-call overhead cost seconds. */
+    /**
+     * Buffered writes to a channel: a snapshot is mostly small fields, and a stream's per-call overhead on each would
+     * dominate the write.
+     */
     private static final class Output {
         private final FileChannel ch;
         private final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER_BYTES);

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the REST view's values off the heap while it runs, not only after a restart: once the values held on the heap
  * reach a threshold, the view is written as its snapshot on a thread of its own and mapped back, and the poller then
- * swaps each resource still unchanged for its mapped copy ({@link SnapshotKeeper}). A view of 1M resources otherwise holds
- * some 0.55 GB of values on the heap once it has read them from the topic.
+ * swaps each resource still unchanged for its mapped copy ({@link SnapshotKeeper}). Otherwise a view that has read its
+ * values from the topic holds all of them on the heap for as long as it runs.
  *
  * <p>Each write rewrites the whole view, so a write is due only when the heap holds at least a quarter of what the
  * file holds (each byte changed is then written at most about five times), and never sooner than the interval after
@@ -54,7 +54,7 @@ final class ViewSpill {
     /**
      * The view has caught up with the topic, holding {@code mappedBytes} of values in the snapshot it started from: the
      * first write waits an interval from here. After a start without a usable snapshot the instance's stores are often
-     * still restoring; a 0.55 GB write beside them slowed a wiped restart at 1M from 4.9 to 5.6 s.
+     * still restoring, and a write of the whole view beside them competes with the restore and delays it.
      */
     void loaded(long nowMs, long mappedBytes) {
         lastStartMs = nowMs;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** No module grows into several products again: each holds at most 30% of the hand-written main Java lines. */
+/** No module grows into several products: each holds at most 30% of the hand-written main Java lines. */
 class ModuleSizeTest {
 
     private static final double MAX_SHARE = 0.30;

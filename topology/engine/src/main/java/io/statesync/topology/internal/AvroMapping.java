@@ -40,12 +40,9 @@ public final class AvroMapping {
         return v == null ? null : Values.toJava(v);
     }
 
-    /**
-     * {@link #tree}, normalised (frozen) as the reconciler wants it, and remembered per instance on the stream thread
-     * (see {@link TreeCache}): the reconciler only walks a frozen tree, where it copies any other.
-     */
-    static Object cachedTree(Value v) {
-        return v == null ? null : TreeCache.current().tree(v, FrozenTrees::of);
+    /** {@link #tree}, normalised (frozen) as the reconciler wants it: the reconciler only walks a frozen tree, where it copies any other. */
+    static Object frozenTree(Value v) {
+        return v == null ? null : FrozenTrees.of(v);
     }
 
     public static Value value(Object tree) {
@@ -61,7 +58,7 @@ public final class AvroMapping {
             return new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
                 o.getAckCommandId());
         }
-        return ObservedView.present(cachedTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
+        return ObservedView.present(frozenTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
     }
 
     /**

@@ -103,7 +103,7 @@ final class ReconcileEngine {
     private void admitWrite(Write w, ReconcileState st, Resource current, long now, Output out) {
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
         DesiredState d = w.desired();
-        IncomingSpec incoming = new IncomingSpec(AvroMapping.cachedTree(d.getSpec()), d.getLabels(), d.getAnnotations(), d.getFinalizers());
+        IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(d.getSpec()), d.getLabels(), d.getAnnotations(), d.getFinalizers());
         AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, policy.strictTyping());
         if (outcome instanceof AdmissionOutcome.NoOp) {
             replyNoOp(w, current, now, out);
@@ -190,7 +190,7 @@ final class ReconcileEngine {
 
     private static StoredSpec storedSpec(Resource r) {
         ObjectMeta m = r.getMetadata();
-        return new StoredSpec(AvroMapping.cachedTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
+        return new StoredSpec(AvroMapping.frozenTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
     }
 
     /**

@@ -124,9 +124,9 @@ final class ReconcileStep {
         ObjectMeta m = res.getMetadata();
         boolean orphan = isOrphanPlaceholder(res);
         return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
-            .desiredSpec(orphan ? null : AvroMapping.cachedTree(res.getSpec()))
+            .desiredSpec(orphan ? null : AvroMapping.frozenTree(res.getSpec()))
             .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
-            .lastApplied(AvroMapping.cachedTree(st.getLastApplied()))
+            .lastApplied(AvroMapping.frozenTree(st.getLastApplied()))
             .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
                 st.getLastPlannedAttempt()))
             .now(now).policy(policy).build();

@@ -2,6 +2,7 @@ package io.statesync.serde.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.Decoder;
@@ -24,7 +25,6 @@ public final class BoundedDecoder extends Decoder {
     private int bound;
     /** Decoding a string copies its bytes into the String anyway, so they are read here first, not into a new array. */
     private byte[] scratch = new byte[256];
-    private final RecentStrings recent = new RecentStrings();
 
     private BoundedDecoder() {
     }
@@ -47,7 +47,7 @@ public final class BoundedDecoder extends Decoder {
         int length = length(in.readLong(), "string");
         byte[] bytes = length <= scratch.length ? scratch : length <= SCRATCH_LIMIT ? grownScratch(length) : new byte[length];
         in.readFixed(bytes, 0, length);
-        return recent.decode(bytes, length);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 
     private byte[] grownScratch(int length) {

@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import io.statesync.topology.InTestAgent;
@@ -41,6 +42,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,7 +92,8 @@ class ReconcilePipelineIT {
             // The agent stops acting, so the correction for generation 2 is issued and committed but not applied.
             agent.hold();
             producer.send(new ProducerRecord<>(topics.desired(), KEY, desired(V2))).get();
-            await().atMost(Duration.ofSeconds(60)).until(() -> correctionOutstanding(latest.get(KEY), 2));
+            awaitResource(latest, "Progressing with the correction for generation 2 outstanding",
+                r -> correctionOutstanding(r, 2));
             // The agent applies and acknowledges it while the instance dies: the ack reaches the topic around the
             // kill, so it is read by a transaction that is cut off or only by the next instance.
             agent.release();
@@ -106,6 +109,9 @@ class ReconcilePipelineIT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> agent.seen.stream().anyMatch(c -> c.getReason() == Reason.Drift));
                 await().atMost(Duration.ofSeconds(30)).until(() -> Values.toJava(agent.world.get(KEY)).equals(V2));
                 assertThat(second.isAlive()).as("the second instance kept running").isTrue();
+            } catch (AssertionError | ConditionTimeoutException e) {
+                throw new AssertionError(e.getMessage() + "\nThe instance started after the kill: "
+                    + ChildStatesync.logTail(logDir.resolve("second.log")), e);
             }
 
             List<Correction> update = agent.seen.stream().filter(c -> c.getGeneration() == 2 && c.getReason() == Reason.SpecChanged).toList();
@@ -122,7 +128,7 @@ class ReconcilePipelineIT {
     }
 
     private static boolean correctionOutstanding(Resource r, long generation) {
-        return r != null && r.getStatus().getSyncStatus() == SyncStatus.Progressing
+        return r.getStatus().getSyncStatus() == SyncStatus.Progressing
             && r.getStatus().getLastCorrection() != null && r.getStatus().getLastCorrection().getGeneration() == generation;
     }
 
@@ -142,11 +148,19 @@ class ReconcilePipelineIT {
     }
 
     private static void awaitSynced(Map<String, Resource> latest, long generation) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
+        awaitResource(latest, "Synced at generation " + generation, r -> r.getStatus().getSyncStatus() == SyncStatus.Synced
+            && r.getStatus().getObservedGeneration() == generation);
+    }
+
+    /** Waits up to 60 s for the latest Resource of KEY to match; a timeout names the status it was left in. */
+    private static void awaitResource(Map<String, Resource> latest, String what, Predicate<Resource> condition) {
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> latest.get(KEY) != null && condition.test(latest.get(KEY)));
+        } catch (ConditionTimeoutException e) {
             Resource r = latest.get(KEY);
-            return r != null && r.getStatus().getSyncStatus() == SyncStatus.Synced
-                && r.getStatus().getObservedGeneration() == generation;
-        });
+            throw new AssertionError(KEY + " not " + what + " within 60 s; its last status: "
+                + (r == null ? "no Resource yet" : r.getStatus()), e);
+        }
     }
 
     private static DesiredState desired(Map<String, Object> spec) {
@@ -257,6 +271,10 @@ class ReconcilePipelineIT {
         }
 
         String logTail() {
+            return logTail(log);
+        }
+
+        static String logTail(Path log) {
             try {
                 List<String> lines = Files.readAllLines(log);
                 return "its log " + log + " ends with:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));

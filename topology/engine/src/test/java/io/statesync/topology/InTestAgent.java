@@ -35,6 +35,9 @@ public final class InTestAgent implements AutoCloseable {
     private final KafkaProducer<String, ObservedState> producer;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
+    private final Object gate = new Object();
+    private boolean held;
+    private boolean parked;
 
     public InTestAgent(String bootstrap, TopologySerdes serdes, TopicNames topics) {
         this.topics = topics;
@@ -51,6 +54,9 @@ public final class InTestAgent implements AutoCloseable {
 
     private void loop() {
         while (running.get()) {
+            if (!waitWhileHeld()) {
+                break;
+            }
             for (var rec : consumer.poll(Duration.ofMillis(100))) {
                 Correction c = rec.value();
                 seen.add(c);
@@ -65,6 +71,52 @@ public final class InTestAgent implements AutoCloseable {
         consumer.close();
     }
 
+    /**
+     * Stops reading corrections, as a busy or disconnected actuator would: corrections issued from now on stay
+     * unapplied and unacknowledged in the topic until {@link #release()}. Returns once the agent is idle, so no
+     * correction is applied after this returns.
+     */
+    public void hold() throws InterruptedException {
+        synchronized (gate) {
+            held = true;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!parked && thread.isAlive()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IllegalStateException("in-test agent did not become idle within 30 s");
+                }
+                gate.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+    }
+
+    /** Resumes reading: the corrections held back are applied in topic order. */
+    public void release() {
+        synchronized (gate) {
+            held = false;
+            gate.notifyAll();
+        }
+    }
+
+    /** Parks the loop while held; false when the agent was closed meanwhile. */
+    private boolean waitWhileHeld() {
+        synchronized (gate) {
+            try {
+                while (held && running.get()) {
+                    parked = true;
+                    gate.notifyAll();
+                    gate.wait(50);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                parked = false;
+            }
+            return running.get();
+        }
+    }
+
     /** Reports a state directly, as an agent that noticed a change would (the tests inject drift with it). */
     public void report(String key, String uid, long generation, Value state, String ack) {
         ResourceKey rk = ResourceKey.parse(key);
@@ -77,6 +129,7 @@ public final class InTestAgent implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         running.set(false);
+        release();
         thread.join(10_000);
         producer.close();
     }

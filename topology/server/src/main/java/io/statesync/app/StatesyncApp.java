@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -71,7 +72,7 @@ public final class StatesyncApp implements AutoCloseable {
             var topicsReady = steps.async("verify topics", () -> ensureTopics(topics));
             var topology = steps.async("build topology", () -> StatesyncTopology.build(config, metrics, Clock.systemUTC()));
             // Off the path to the streams' start, which the JVM's meters (GC listeners, class and thread counts) do not need.
-            var jvmMetrics = steps.async("bind JVM metrics", this::bindJvmMetrics);
+            var jvmMetrics = steps.async("bind JVM metrics", () -> bindJvmMetrics(registry));
             rest = new RestServer(config, registry);
             var bound = bindRestAndCreateStreams(steps, topology);
             var restClients = steps.after(CompletableFuture.allOf(bound, topicsReady), "start REST clients", rest::startClients);
@@ -143,7 +144,8 @@ public final class StatesyncApp implements AutoCloseable {
         return props;
     }
 
-    private void bindJvmMetrics() {
+    /** The JVM and process meters every instance exports; the dashboards' tests bind the same ones. */
+    public static void bindJvmMetrics(MeterRegistry registry) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);

@@ -22,8 +22,8 @@ import org.apache.kafka.connect.util.FutureCallback;
 
 /**
  * A real Connect standalone worker in this JVM, wired as {@code ConnectStandalone} does (file offsets, standalone
- * herder) but without its REST server: Connect's REST server needs Jetty 12 while the topology's REST server in the
- * same test JVM runs on Jetty 11. Connectors are created through the herder, as the REST API would.
+ * herder) but without its REST server, which the tests do not need and which would bind one more port. Connectors are
+ * created through the herder, as the REST API would.
  */
 final class InProcessConnectWorker implements AutoCloseable {
 

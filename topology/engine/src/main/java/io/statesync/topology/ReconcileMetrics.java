@@ -55,10 +55,9 @@ public final class ReconcileMetrics {
         for (String source : new String[] {"desired", "observed", "kinds", "unknown"}) {
             dlqCounter(source);
         }
-        Counter.builder("statesync_reconcile_total").tag("kind", "none").tag("result", "success").register(registry);
-        Counter.builder("statesync_corrections_emitted_total").tag("kind", "none")
-            .tag("action", Action.UPDATE.name()).tag("reason", Reason.Drift.name()).register(registry);
-        Counter.builder("statesync_conflicts_total").tag("kind", "none").tag("type", "ResourceVersion").register(registry);
+        reconcileCounter("none", "success");
+        correctionCounter("none", Action.UPDATE.name(), Reason.Drift.name());
+        conflictCounter("none", "ResourceVersion");
         convergenceSummary("none");
         for (SyncStatus s : SyncStatus.values()) {
             resourceGauge("none", s.name());
@@ -66,16 +65,12 @@ public final class ReconcileMetrics {
     }
 
     public void reconciled(String kind, String result, long nanos) {
-        counters.computeIfAbsent("reconcile|" + kind + "|" + result, k -> Counter.builder("statesync_reconcile_total")
-            .description("Reconciles by kind and result").tag("kind", kind).tag("result", result).register(registry))
-            .increment();
+        reconcileCounter(kind, result).increment();
         reconcileDuration.record(Duration.ofNanos(nanos));
     }
 
     public void correctionEmitted(String kind, String action, String reason) {
-        counters.computeIfAbsent("correction|" + kind + "|" + action + "|" + reason, k ->
-            Counter.builder("statesync_corrections_emitted_total").description("Corrections emitted")
-                .tag("kind", kind).tag("action", action).tag("reason", reason).register(registry)).increment();
+        correctionCounter(kind, action, reason).increment();
     }
 
     public void converged(String kind, long millis) {
@@ -83,8 +78,7 @@ public final class ReconcileMetrics {
     }
 
     public void conflict(String kind, String type) {
-        counters.computeIfAbsent("conflict|" + kind + "|" + type, k -> Counter.builder("statesync_conflicts_total")
-            .description("CAS and merge conflicts").tag("kind", kind).tag("type", type).register(registry)).increment();
+        conflictCounter(kind, type).increment();
     }
 
     public void admission(String result) {
@@ -111,6 +105,27 @@ public final class ReconcileMetrics {
         if (to != null) {
             resourceGauge(kind, to).incrementAndGet();
         }
+    }
+
+    /*
+     * Each series of a name is registered by one method, with that name's description: Prometheus takes a metric's
+     * HELP from the first series registered, which for these is the zero series of registerZeros().
+     */
+
+    private Counter reconcileCounter(String kind, String result) {
+        return counters.computeIfAbsent("reconcile|" + kind + "|" + result, k -> Counter.builder("statesync_reconcile_total")
+            .description("Reconciles by kind and result").tag("kind", kind).tag("result", result).register(registry));
+    }
+
+    private Counter correctionCounter(String kind, String action, String reason) {
+        return counters.computeIfAbsent("correction|" + kind + "|" + action + "|" + reason, k ->
+            Counter.builder("statesync_corrections_emitted_total").description("Corrections emitted, by kind, action and reason")
+                .tag("kind", kind).tag("action", action).tag("reason", reason).register(registry));
+    }
+
+    private Counter conflictCounter(String kind, String type) {
+        return counters.computeIfAbsent("conflict|" + kind + "|" + type, k -> Counter.builder("statesync_conflicts_total")
+            .description("CAS and merge conflicts, by kind and type").tag("kind", kind).tag("type", type).register(registry));
     }
 
     private Counter admissionCounter(String result) {

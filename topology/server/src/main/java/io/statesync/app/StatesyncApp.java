@@ -12,8 +12,8 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.statesync.app.internal.AppMeterRegistry;
 import io.statesync.app.internal.BoundedRocksDbMemory;
 import io.statesync.app.internal.MainConsumerDefaults;
 import io.statesync.app.internal.ProducerDefaults;
@@ -46,7 +46,7 @@ public final class StatesyncApp implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final AppConfig config;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry = new AppMeterRegistry();
     private final ReconcileMetrics metrics = new ReconcileMetrics(registry);
     private KafkaStreams streams;
     private RestServer rest;

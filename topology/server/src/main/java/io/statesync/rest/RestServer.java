@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.javalin.Javalin;
+import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -130,7 +132,10 @@ public final class RestServer {
             .register(registry);
         watch = new WatchHandler(config, view, renderedJson, () -> resourcesOffsets(OffsetSpec.earliest()), registry);
         javalin = Javalin.create(cfg -> {
-            cfg.showJavalinBanner = false;
+            cfg.startup.showJavalinBanner = false;
+            // Javalin's watcher is a non-daemon thread that sleeps five seconds to tell whether start() was called; this
+            // instance starts right away, and the thread would only hold up the exit of a short-lived JVM.
+            cfg.startup.startupWatcherEnabled = false;
             cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
             cfg.requestLogger.http(this::recordRequest);
             JsonErrorHandler errors = new JsonErrorHandler();
@@ -140,13 +145,13 @@ public final class RestServer {
             if (!keystore.isEmpty()) {
                 cfg.jetty.addConnector((server, http) -> httpsConnector(server, http, keystore, host));
             }
+            registerErrors(cfg.routes);
+            cfg.routes.before(UriCheck::requireWellFormed);
+            // A plain before-handler on the request path: beforeMatched would match the route a second time for every
+            // request, a real share of a point read's server time. Unknown paths then need a token too, as in Kubernetes.
+            cfg.routes.before(this::authorize);
+            registerRoutes(cfg.routes);
         });
-        registerErrors();
-        javalin.before(UriCheck::requireWellFormed);
-        // A plain before-handler on the request path: beforeMatched would match the route a second time for every
-        // request, a real share of a point read's server time. Unknown paths then need a token too, as in Kubernetes.
-        javalin.before(this::authorize);
-        registerRoutes();
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
         LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
     }
@@ -183,40 +188,40 @@ public final class RestServer {
         return connector;
     }
 
-    private void registerRoutes() {
+    private void registerRoutes(RoutesConfig routes) {
         ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
             () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, view, renderedJson, this::policyFor,
             () -> resourcesOffsets(OffsetSpec.latest()));
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
-        javalin.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
-        javalin.get("/readyz", this::readyz);
-        javalin.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
-        javalin.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
-        javalin.get("/api/v1/resources", resources::list);
-        javalin.get(RES, resources::get);
-        javalin.put(RES, resources::put);
-        javalin.patch(RES, resources::patch);
-        javalin.delete(RES, resources::delete);
-        javalin.get(RES + "/diff", resources::diff);
-        javalin.get(RES + "/diagnosis", resources::diagnosis);
-        javalin.get("/api/v1/watch", watch::handle);
-        javalin.get("/api/v1/kinds", kinds::list);
-        javalin.get("/api/v1/kinds/{kind}", kinds::get);
-        javalin.put("/api/v1/kinds/{kind}", kinds::put);
+        routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        routes.get("/readyz", this::readyz);
+        routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        routes.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
+        routes.get("/api/v1/resources", resources::list);
+        routes.get(RES, resources::get);
+        routes.put(RES, resources::put);
+        routes.patch(RES, resources::patch);
+        routes.delete(RES, resources::delete);
+        routes.get(RES + "/diff", resources::diff);
+        routes.get(RES + "/diagnosis", resources::diagnosis);
+        routes.get("/api/v1/watch", watch::handle);
+        routes.get("/api/v1/kinds", kinds::list);
+        routes.get("/api/v1/kinds/{kind}", kinds::get);
+        routes.put("/api/v1/kinds/{kind}", kinds::put);
     }
 
-    private void registerErrors() {
-        javalin.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
+    private static void registerErrors(RoutesConfig routes) {
+        routes.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
         // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
-        javalin.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
+        routes.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
             e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));
-        javalin.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
+        routes.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
             e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError", e.getMessage())));
-        javalin.exception(Exception.class, (e, ctx) -> {
+        routes.exception(Exception.class, (e, ctx) -> {
             LOG.error("Unhandled error on {} {}", ctx.method(), ctx.path(), e);
             renderError(ctx, new ApiError(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
         });
-        javalin.error(404, ctx -> {
+        routes.error(404, ctx -> {
             if (ctx.resultInputStream() == null) {
                 renderError(ctx, ApiError.notFound("no route for " + ctx.method() + " " + ctx.path()));
             }
@@ -247,7 +252,8 @@ public final class RestServer {
     private void recordRequest(Context ctx, Float ms) {
         String route;
         try {
-            route = ctx.endpointHandlerPath();
+            Endpoint endpoint = ctx.endpoints().lastHttpEndpoint();
+            route = endpoint == null ? "" : endpoint.path;
         } catch (RuntimeException e) {
             route = "";
         }
@@ -381,9 +387,10 @@ public final class RestServer {
 
     /** The routes Javalin registered, as {@code METHOD path}; the OpenAPI test compares them with the document. */
     public List<String> registeredRoutes() {
-        return javalin.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream()
-            .map(e -> e.getEndpoint().getMethod().name() + " " + e.getEndpoint().getPath())
-            .filter(s -> !s.startsWith("BEFORE") && !s.startsWith("AFTER")).toList();
+        return javalin.unsafe.internalRouter.allHttpHandlers().stream()
+            .map(e -> e.endpoint)
+            .filter(e -> e.method.isHttpMethod())
+            .map(e -> e.method.name() + " " + e.path).toList();
     }
 
     public void streamsStarted(KafkaStreams streams) {

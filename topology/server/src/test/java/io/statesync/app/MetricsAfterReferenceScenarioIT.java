@@ -21,6 +21,7 @@ import io.statesync.avro.SyncStatus;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.ops.PrometheusHelp;
 import io.statesync.schemas.Values;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -72,6 +73,12 @@ class MetricsAfterReferenceScenarioIT {
             assertThat(value(metrics, "statesync_admission_total", "result=\"noop\"")).isEqualTo(1.0);
             assertThat(value(metrics, "statesync_convergence_seconds_count", "kind=\"WebApp\"")).isEqualTo(2.0);
             assertThat(value(metrics, "statesync_dlq_records_total", "source=\"desired\"")).isZero();
+            // Every statesync metric of a running instance (reconcile, REST view, watch, request timer) says what it counts;
+            // the request timer exists once a request has completed, such as the scrape above.
+            metrics = scrape(app.httpPort());
+            assertThat(metrics).contains("# TYPE statesync_http_server_requests_seconds", "# TYPE statesync_rest_view_resources",
+                "# TYPE statesync_watch_cutoffs_total", "# TYPE statesync_conflicts_total");
+            assertThat(PrometheusHelp.familiesWithoutHelp(metrics, "statesync_")).as("statesync metrics with a blank # HELP").isEmpty();
         }
     }
 

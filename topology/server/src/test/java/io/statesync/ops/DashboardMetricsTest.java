@@ -56,6 +56,7 @@ class DashboardMetricsTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private static Set<String> exported;
+    private static String scrape;
     private static Path root;
 
     @BeforeAll
@@ -64,13 +65,28 @@ class DashboardMetricsTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ReconcileMetrics(registry);
         StatesyncApp.bindJvmMetrics(registry);
-        exported = exportedNames(registry.scrape());
+        scrape = registry.scrape();
+        exported = exportedNames(scrape);
         registry.close();
     }
 
     @Test
     void shouldExportTheReconcileMetricsBeforeTheFirstEvent() {
         assertThat(exported).containsAll(DashboardMetricsIT.RECONCILE_METRICS);
+    }
+
+    @Test
+    void shouldDescribeEveryReconcileMetricInItsHelpLine() {
+        assertThat(exported).as("statesync metrics in the scrape").anyMatch(n -> n.startsWith("statesync_"));
+        assertThat(PrometheusHelp.familiesWithoutHelp(scrape, "statesync_")).as("statesync metrics with a blank # HELP").isEmpty();
+    }
+
+    @Test
+    void shouldReportAMetricWithoutHelp() {
+        String scrape = "# HELP statesync_a_total Things done\n# TYPE statesync_a_total counter\nstatesync_a_total 1.0\n"
+            + "# HELP statesync_b_total  \n# TYPE statesync_b_total counter\nstatesync_b_total 1.0\n"
+            + "# TYPE statesync_c gauge\nstatesync_c 1.0\n# HELP jvm_x  \n# TYPE jvm_x gauge\njvm_x 1.0\n";
+        assertThat(PrometheusHelp.familiesWithoutHelp(scrape, "statesync_")).containsExactly("statesync_b_total", "statesync_c");
     }
 
     @Test

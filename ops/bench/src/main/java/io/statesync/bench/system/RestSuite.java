@@ -51,8 +51,11 @@ public final class RestSuite {
         SchemaWarmup.statesync(new TopologySerdes(configA), new TopicNames(configA.topicPrefix()), configA.getString(AppConfig.APPLICATION_ID));
         writeQuietPolicy(configA);
         Workload.writeResources(configA, resources);
-        Javalin hello = Javalin.create(c -> c.showJavalinBanner = false).get("/hello", ctx -> ctx.result("hello world"))
-            .start("127.0.0.1", 0);
+        Javalin hello = Javalin.create(c -> {
+            c.startup.showJavalinBanner = false;
+            c.startup.startupWatcherEnabled = false;
+            c.routes.get("/hello", ctx -> ctx.result("hello world"));
+        }).start("127.0.0.1", 0);
         try (StatesyncApp a = new StatesyncApp(configA); StatesyncApp other = new StatesyncApp(configB)) {
             a.start();
             other.start();

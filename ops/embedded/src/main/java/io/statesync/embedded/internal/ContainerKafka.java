@@ -2,7 +2,7 @@ package io.statesync.embedded.internal;
 
 import io.statesync.embedded.EmbeddedKafka;
 import java.util.OptionalLong;
-import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 

@@ -1,25 +1,24 @@
 package io.statesync.rest.internal;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.rest.ApiError;
-import jakarta.servlet.RequestDispatcher;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own error answers (a request line or header it cannot parse, an ambiguous URI, a header block too large)
  * never reach Javalin; this handler gives them the API's {@code {"code","reason","message"}} body instead of
- * Jetty's HTML page, so clients parse every error the same way.
+ * Jetty's HTML page, so clients parse every error the same way. One instance serves both the server (requests Jetty
+ * could not parse) and the servlet context (errors raised past Javalin's servlet).
  */
 public final class JsonErrorHandler extends ErrorHandler {
 
@@ -28,22 +27,27 @@ public final class JsonErrorHandler extends ErrorHandler {
         413, "RequestEntityTooLarge", 414, "URITooLong", 415, "UnsupportedMediaType", 431, "RequestHeaderFieldsTooLarge",
         500, "InternalError", 501, "NotImplemented", 505, "HTTPVersionNotSupported");
 
+    /** Unlike Jetty's, answers JSON whatever the Accept header asks for, and with the API's message, not the exception's. */
     @Override
-    public void handle(String target, Request baseRequest, HttpServletRequest request, HttpServletResponse response)
-        throws IOException {
-        baseRequest.setHandled(true);
-        Object message = request.getAttribute(RequestDispatcher.ERROR_MESSAGE);
-        byte[] body = body(response.getStatus(), message == null ? null : message.toString());
-        response.setContentType("application/json");
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
-    }
-
-    /** The answer to a request Jetty could not even parse. */
-    @Override
-    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(HttpHeader.CONTENT_TYPE, "application/json");
-        return ByteBuffer.wrap(body(status, reason));
+    public boolean handle(Request request, Response response, Callback callback) {
+        int status = response.getStatus();
+        Object message = request.getAttribute(ERROR_MESSAGE);
+        if (request.getAttribute(ERROR_EXCEPTION) instanceof HttpException e) {
+            status = e.getCode();
+            response.setStatus(status);
+            if (message == null) {
+                message = e.getReason();
+            }
+        }
+        if (HttpStatus.hasNoBody(status)) {
+            callback.succeeded();
+            return true;
+        }
+        byte[] body = body(status, message == null ? null : message.toString());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.write(true, ByteBuffer.wrap(body), callback);
+        return true;
     }
 
     static byte[] body(int status, String message) {

@@ -23,7 +23,8 @@ import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchPosition;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
-import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.ee10.servlet.ServletChannel;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 
 /**
  * {@code GET /api/v1/watch}: a Server-Sent Events stream of ADDED, MODIFIED, DELETED and BOOKMARK events.
@@ -175,6 +176,7 @@ public final class WatchHandler {
         private final Context ctx;
         private final Predicate<StoredResource> filter;
         private OutputStream out;
+        private ServletChannel channel;
         private WatchPosition position;
         private long seq;
         private long lastBookmark = System.currentTimeMillis();
@@ -198,6 +200,7 @@ public final class WatchHandler {
             ctx.res().setHeader("Cache-Control", "no-cache");
             ctx.res().setHeader("X-Accel-Buffering", "no");
             out = ctx.res().getOutputStream();
+            channel = ServletContextRequest.getServletContextRequest(ctx.req()).getServletChannel();
             write(": statesync watch\n\n");
         }
 
@@ -315,8 +318,11 @@ public final class WatchHandler {
             }
             aborted = true;
             tooSlow.increment();
-            Request.getBaseRequest(ctx.req()).getHttpChannel().abort(new TimeoutException(
-                "watch client accepted no data for " + TimeUnit.NANOSECONDS.toMillis(sendTimeoutNanos) + " ms"));
+            TimeoutException cause = new TimeoutException(
+                "watch client accepted no data for " + TimeUnit.NANOSECONDS.toMillis(sendTimeoutNanos) + " ms");
+            // Jetty 12's channel abort only marks the response failed; closing the end point is what fails the blocked write.
+            channel.abort(cause);
+            channel.getEndPoint().close(cause);
         }
     }
 }

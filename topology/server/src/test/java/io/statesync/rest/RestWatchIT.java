@@ -401,7 +401,12 @@ class RestWatchIT {
                 new ConfigEntry(TopicConfig.CLEANUP_POLICY_CONFIG, "compact,delete"), AlterConfigOp.OpType.SET)))).all().get();
             Map<TopicPartition, RecordsToDelete> del = new HashMap<>();
             admin.listOffsets(q).all().get().forEach((tp, info) -> del.put(tp, RecordsToDelete.beforeOffset(info.offset())));
-            admin.deleteRecords(del).all().get();
+            // The policy change reaches the broker's topic config asynchronously; until it has, DeleteRecords is refused.
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> {
+                    admin.deleteRecords(del).all().get();
+                    return true;
+                });
         }
         try (SseClient w = SseClient.open(app.base, "/api/v1/watch?resourceVersion=" + old, RestTestApp.READER)) {
             assertThat(w.status).as(String.valueOf(w.errorBody)).isEqualTo(410);

@@ -18,7 +18,7 @@ public final class CrashScenario {
     public record Report(int kills, LoadedPipeline.Outcome load, List<Duration> timesToReady, Duration elapsed) {
 
         public boolean passed() {
-            return load.lostWrites() == 0 && load.duplicateCorrections() == 0 && kills == timesToReady.size();
+            return load.intact() && kills == timesToReady.size();
         }
     }
 

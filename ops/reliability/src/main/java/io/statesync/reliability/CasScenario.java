@@ -48,6 +48,8 @@ public final class CasScenario {
 
     public Report run(int writers, int keys, int writes, Duration timeout) throws Exception {
         long start = System.nanoTime();
+        List<String> undecodable = new ArrayList<>();
+        long undecodableCount;
         try (var events = new TopicTail<>(target.clientProps(), target.topics().events(), target.serdes().event().deserializer(),
                  r -> onAnswer(r.value()));
              var resources = new TopicTail<>(target.clientProps(), target.topics().resources(),
@@ -65,10 +67,18 @@ public final class CasScenario {
                 t.join(timeout.toMillis());
             }
             Waits.until(() -> history.answers.size() == history.sent.size() && history.resourcesCaughtUp(), timeout);
+            undecodable.addAll(events.badRecordSamples());
+            undecodable.addAll(resources.badRecordSamples());
+            undecodableCount = events.badRecords() + resources.badRecords();
         }
         int unanswered = history.sent.size() - history.answers.size();
+        List<String> violations = new ArrayList<>(history.violations());
+        if (undecodableCount > 0) {
+            // A skipped answer or Resource would leave the history incomplete: the checker's verdict would not hold.
+            violations.add(undecodableCount + " undecodable records on statesync.events/resources: " + undecodable);
+        }
         return new Report(history.sent.size() - keys, history.count(EventType.Accepted) - keys, history.count(EventType.Conflict),
-            unanswered, history.violations(), Duration.ofNanos(System.nanoTime() - start));
+            unanswered, violations, Duration.ofNanos(System.nanoTime() - start));
     }
 
     private void onAnswer(ReconcileEvent e) {

@@ -60,6 +60,7 @@ public final class FuzzScenario {
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Set<String> goodIds = new java.util.HashSet<>();
         boolean alwaysRunning = true;
+        List<String> undecodableEvents;
         try (TopicTail<byte[]> dlq = new TopicTail<>(target.clientProps(), target.topics().dlq(), new ByteArrayDeserializer(),
                  r -> dlqReasons.put(source(r), String.valueOf(StatesyncHeaders.lastString(r.headers(), StatesyncHeaders.DLQ_ERROR_REASON))));
              TopicTail<ReconcileEvent> events = new TopicTail<>(target.clientProps(), target.topics().events(),
@@ -82,8 +83,14 @@ public final class FuzzScenario {
             drain(pending, pendingReasons, expected);
             Waits.until(() -> dlqReasons.keySet().containsAll(expected.keySet()) && accepted.containsAll(goodIds), timeout);
             alwaysRunning &= target.appRunning().getAsBoolean();
+            undecodableEvents = events.badRecordSamples();
         }
-        return report(expected, dlqReasons, goodIds, accepted, alwaysRunning, Duration.ofNanos(System.nanoTime() - start));
+        Report report = report(expected, dlqReasons, goodIds, accepted, alwaysRunning, Duration.ofNanos(System.nanoTime() - start));
+        if (!undecodableEvents.isEmpty()) {
+            // statesync wrote these itself: an answer that does not decode is a fault, whatever its input was.
+            report.problems().add(0, "undecodable records on statesync.events: " + undecodableEvents);
+        }
+        return report;
     }
 
     private String sendGood(KafkaProducer<byte[], byte[]> producer, BadRecords bad, int i) {
@@ -136,7 +143,7 @@ public final class FuzzScenario {
         }
         int goodAccepted = (int) goodIds.stream().filter(accepted::contains).count();
         return new Report(expected.size(), goodIds.size(), matched, goodAccepted, reasons,
-            problems.subList(0, Math.min(problems.size(), 20)), alwaysRunning, elapsed);
+            new ArrayList<>(problems.subList(0, Math.min(problems.size(), 20))), alwaysRunning, elapsed);
     }
 
     private KafkaProducer<byte[], byte[]> producer() {

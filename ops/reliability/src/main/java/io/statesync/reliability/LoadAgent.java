@@ -54,6 +54,15 @@ final class LoadAgent implements AutoCloseable {
         return corrections.get();
     }
 
+    /** Corrections skipped because they did not decode. */
+    long undecodable() {
+        return tail.badRecords();
+    }
+
+    List<String> undecodableSamples() {
+        return tail.badRecordSamples();
+    }
+
     /**
      * Corrections repeated for the same (uid, generation, attempt) with the same reason and action: a replay (same
      * command id) or a second command where in-flight suppression should have held. Must be 0 across crashes.

@@ -1,6 +1,7 @@
 package io.statesync.reliability;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,17 @@ import io.statesync.schemas.Values;
  */
 final class LoadedPipeline implements AutoCloseable {
 
-    /** What the load saw across the fault. */
+    /**
+     * What the load saw across the fault. {@code undecodable} counts records of statesync.resources and
+     * statesync.corrections that the tails could not decode and skipped: statesync must never write one.
+     */
     record Outcome(int ackedWrites, int lostWrites, long corrections, long duplicateCorrections, long supersededAtSameAttempt,
-                   List<String> samples) {
+                   List<String> samples, long undecodable, List<String> undecodableSamples) {
+
+        /** Nothing acknowledged lost, no correction replayed, every output record decoded. */
+        boolean intact() {
+            return lostWrites == 0 && duplicateCorrections == 0 && undecodable == 0;
+        }
     }
 
     private final Set<String> written = ConcurrentHashMap.newKeySet();
@@ -52,6 +61,16 @@ final class LoadedPipeline implements AutoCloseable {
         if (r != null && Values.toJava(r.getSpec()) instanceof Map<?, ?> spec && spec.get("seq") != null) {
             written.add(key + "#" + spec.get("seq"));
         }
+    }
+
+    /**
+     * The newest resourceVersion of {@code key} committed on statesync.resources as far as this tail has read, or -1
+     * when none was read yet: a read that names it ({@code ?resourceVersion=}) must get that version or a newer one.
+     */
+    long committedVersion(String key) {
+        Resource r = latest.get(key);
+        String v = r == null ? null : r.getMetadata().getResourceVersion();
+        return v == null || v.isEmpty() ? -1 : Long.parseLong(v);
     }
 
     /** Acknowledged writes seen on statesync.resources so far. */
@@ -93,7 +112,10 @@ final class LoadedPipeline implements AutoCloseable {
         // Let corrections for the last writes arrive, so that a late duplicate would still be counted.
         Waits.sleep(3_000);
         int lost = (int) acked.stream().filter(id -> !written.contains(id)).count();
-        return new Outcome(acked.size(), lost, agent.corrections(), agent.duplicates(), agent.superseded(), agent.samples());
+        List<String> undecodable = new ArrayList<>(resources.badRecordSamples());
+        undecodable.addAll(agent.undecodableSamples());
+        return new Outcome(acked.size(), lost, agent.corrections(), agent.duplicates(), agent.superseded(), agent.samples(),
+            resources.badRecords() + agent.undecodable(), undecodable);
     }
 
     @Override

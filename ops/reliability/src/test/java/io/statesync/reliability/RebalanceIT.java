@@ -12,7 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The CI-sized run of {@link RebalanceScenario}: one clean stop and one SIGKILL of the same instance. */
+/**
+ * The CI-sized run of {@link RebalanceScenario}: one clean stop and one SIGKILL of instance a. Instance b serves
+ * throughout and is held to {@link RebalanceScenario#REST_BOUNDS}: every written key answered with its newest committed
+ * version (or a stale copy within max.stale.lag, or 503 with Retry-After for a bounded time), every answer in time.
+ */
 @ExtendWith(EmbeddedClusterExtension.class)
 class RebalanceIT {
 
@@ -20,7 +24,7 @@ class RebalanceIT {
     Path workDir;
 
     @Test
-    void shouldLoseNoWriteNorDuplicateACorrectionAndNeverAnswer500WhenAnInstanceLeavesAndComesBack(EmbeddedCluster cluster)
+    void shouldLoseNoWriteNorDuplicateACorrectionAndKeepAnsweringReadsWhenAnInstanceLeavesAndComesBack(EmbeddedCluster cluster)
         throws Exception {
         AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(),
             workDir.resolve("state"), RebalanceScenario.SETTINGS);
@@ -33,9 +37,11 @@ class RebalanceIT {
         assertThat(report.timesToAllRunning()).hasSize(2);
         OutcomeAssertions.assertNothingLostNorReplayed(report.load());
         assertThat(report.notSynced()).as("keys not Synced at their generation").isEmpty();
-        assertThat(report.restViolations()).as("REST answers other than 200, 404, 503+Retry-After: %s", report.violationSamples())
+        assertThat(report.restViolations()).as("REST answers outside %s: %s", RebalanceScenario.REST_BOUNDS, report.violationSamples())
             .isZero();
-        assertThat(report.restAnswers().get("a")).containsKey("200");
-        assertThat(report.restAnswers().get("b")).containsKey("200");
+        // Not vacuous: both instances answered written keys, and b (never stopped) answered while a was away.
+        assertThat(report.rest("a", "200")).isPositive();
+        assertThat(report.rest("b", "200")).isPositive();
+        assertThat(report.rest("b", "answered during a rebalance")).isPositive();
     }
 }

@@ -37,6 +37,8 @@ public final class KeyRouter {
     public static final String FORWARDED_HEADER = "X-Statesync-Forwarded";
     /** Names the instance that answered a point read, so that routing is observable. */
     public static final String SERVED_BY_HEADER = "X-Statesync-Served-By";
+    /** Marks an answer from a standby or restoring copy; relayed with a forwarded answer, like the other headers. */
+    public static final String STALE_HEADER = "X-Statesync-Stale";
     private static final int RETRY_AFTER_SECONDS = 1;
 
     /** A read's outcome: the key's state from a local store (null when absent), or the owner's HTTP answer. */
@@ -46,8 +48,8 @@ public final class KeyRouter {
     public record Local(ReconcileState state, boolean stale) implements Outcome {
     }
 
-    public record Forwarded(int status, String contentType, String etag, String retryAfter, String servedBy, byte[] body)
-        implements Outcome {
+    public record Forwarded(int status, String contentType, String etag, String retryAfter, String servedBy, boolean stale,
+                            byte[] body) implements Outcome {
         public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -199,7 +201,8 @@ public final class KeyRouter {
             HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Forwarded(resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"),
                 resp.headers().firstValue("ETag").orElse(null), resp.headers().firstValue("Retry-After").orElse(null),
-                resp.headers().firstValue(SERVED_BY_HEADER).orElse(null), resp.body());
+                resp.headers().firstValue(SERVED_BY_HEADER).orElse(null),
+                resp.headers().firstValue(STALE_HEADER).map("true"::equals).orElse(false), resp.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

@@ -163,17 +163,18 @@ public final class ResourceApi {
             return;
         }
         KeyRouter.Local local = (KeyRouter.Local) o;
+        ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
+        ctx.header(SOURCE_HEADER, "store");
+        // Before the 404 too: a copy that lags may not have the key yet, and must not look like the owner saying so.
+        if (local.stale()) {
+            ctx.header(KeyRouter.STALE_HEADER, "true");
+        }
         Resource r = local.state() == null ? null : local.state().getResource();
         if (r == null) {
             throw ApiError.notFound(key + " does not exist");
         }
         String version = r.getMetadata().getResourceVersion();
         ctx.header("ETag", quote(version));
-        ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
-        ctx.header(SOURCE_HEADER, "store");
-        if (local.stale()) {
-            ctx.header("X-Statesync-Stale", "true");
-        }
         if (version != null && version.equals(ifNoneMatch)) {
             ctx.status(304);
             return;
@@ -215,6 +216,9 @@ public final class ResourceApi {
         }
         if (f.servedBy() != null) {
             ctx.header(KeyRouter.SERVED_BY_HEADER, f.servedBy());
+        }
+        if (f.stale()) {
+            ctx.header(KeyRouter.STALE_HEADER, "true");
         }
         writeBody(ctx, f.contentType(), f.body());
     }

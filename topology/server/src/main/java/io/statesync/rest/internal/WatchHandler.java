@@ -320,8 +320,8 @@ public final class WatchHandler {
             tooSlow.increment();
             TimeoutException cause = new TimeoutException(
                 "watch client accepted no data for " + TimeUnit.NANOSECONDS.toMillis(sendTimeoutNanos) + " ms");
-            // Jetty 12's channel abort only marks the response failed; closing the end point is what fails the blocked write.
-            channel.abort(cause);
+            // Closing the end point fails the blocked write, as Jetty 11's channel abort did. Jetty 12's channel abort
+            // only marks the response failed, and leaves the request in a state Javalin cannot finish without an error.
             channel.getEndPoint().close(cause);
         }
     }

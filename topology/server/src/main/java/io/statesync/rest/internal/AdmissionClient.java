@@ -13,6 +13,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopicNames;
@@ -61,9 +62,9 @@ public final class AdmissionClient implements AutoCloseable {
 
     public void start() {
         producer = new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer());
-        consumer = new KafkaConsumer<>(ConsumerThreads.readCommittedProps(config, "-admission-replies"),
+        consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-admission-replies"),
             new StringDeserializer(), new ByteArrayDeserializer());
-        poller = ConsumerThreads.startDaemon(this::pollLoop, "statesync-admission-replies");
+        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-admission-replies");
     }
 
     /** True once the reply consumer is assigned and positioned at the end of every events partition. */
@@ -173,7 +174,7 @@ public final class AdmissionClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ConsumerThreads.stop(consumer, poller);
+        ReadCommittedConsumers.stop(consumer, poller);
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.ResourceSummary;
 import io.statesync.view.StoredResource;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -70,9 +70,7 @@ public final class TopicReader implements AutoCloseable {
 
     public void start() {
         consumer = new KafkaConsumer<>(consumerProps(config), new StringDeserializer(), new ByteArrayDeserializer());
-        poller = new Thread(this::pollLoop, "statesync-resource-hub");
-        poller.setDaemon(true);
-        poller.start();
+        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-resource-hub");
     }
 
     /**
@@ -81,14 +79,7 @@ public final class TopicReader implements AutoCloseable {
      * {@code consumer.} prefix are kept.
      */
     static Map<String, Object> consumerProps(AppConfig config) {
-        Map<String, Object> p = config.clientProps(AppConfig.CONSUMER_PREFIX);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID) + "-resource-hub-"
-            + Integer.toHexString(System.identityHashCode(p)));
-        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<String, Object> p = ReadCommittedConsumers.readCommittedProps(config, "-resource-hub");
         p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, BULK_MAX_POLL_RECORDS);
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, BULK_MAX_PARTITION_FETCH_BYTES);
         p.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, BULK_FETCH_MAX_BYTES);
@@ -184,17 +175,6 @@ public final class TopicReader implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        if (consumer == null) {
-            return;
-        }
-        consumer.wakeup();
-        if (poller != null) {
-            try {
-                poller.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
+        ReadCommittedConsumers.stop(consumer, poller);
     }
 }

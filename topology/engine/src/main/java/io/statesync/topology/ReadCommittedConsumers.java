@@ -1,4 +1,4 @@
-package io.statesync.rest.internal;
+package io.statesync.topology;
 
 import java.time.Duration;
 import java.util.Map;
@@ -9,16 +9,16 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
- * The REST server's own consumers (the admission replies): group-less, read_committed, each polled by one daemon
- * thread. The resource view reads statesync.resources with its own ({@code io.statesync.view}).
+ * The instance's own consumers beside Kafka Streams (the REST server's admission replies, the resource view's tail of
+ * statesync.resources): group-less, read_committed, each polled by one daemon thread.
  */
-final class ConsumerThreads {
+public final class ReadCommittedConsumers {
 
-    private ConsumerThreads() {
+    private ReadCommittedConsumers() {
     }
 
     /** A consumer whose partitions are assigned by hand and that sees committed records only. */
-    static Map<String, Object> readCommittedProps(AppConfig config, String clientSuffix) {
+    public static Map<String, Object> readCommittedProps(AppConfig config, String clientSuffix) {
         Map<String, Object> p = config.clientProps(AppConfig.CONSUMER_PREFIX);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -30,7 +30,7 @@ final class ConsumerThreads {
         return p;
     }
 
-    static Thread startDaemon(Runnable loop, String name) {
+    public static Thread startDaemon(Runnable loop, String name) {
         Thread t = new Thread(loop, name);
         t.setDaemon(true);
         t.start();
@@ -38,7 +38,7 @@ final class ConsumerThreads {
     }
 
     /** Wakes the poll loop (its caller has set its closed flag), waits for it, then closes the consumer. */
-    static void stop(KafkaConsumer<?, ?> consumer, Thread poller) {
+    public static void stop(KafkaConsumer<?, ?> consumer, Thread poller) {
         if (consumer == null) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.statesync.rest;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -81,6 +82,8 @@ public final class RestServer {
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
     private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics", "/openapi.json");
     private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
+    /** How much of an oversized body is read and dropped so that its sender still gets the 413. */
+    private static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
 
     private final AppConfig config;
     private final PrometheusMeterRegistry registry;
@@ -210,13 +213,31 @@ public final class RestServer {
         routes.put("/api/v1/kinds/{kind}", kinds::put);
     }
 
+    /**
+     * Jetty closes a connection whose request body was left unread; a client still sending that body then loses the 413
+     * with the connection. Up to {@link #DRAIN_LIMIT_BYTES} of it are read and dropped first, so that the client gets
+     * its answer; a body larger than that still closes the connection.
+     */
+    private static void drainOversizedBody(io.javalin.http.Context ctx) {
+        try {
+            ctx.req().getInputStream().skipNBytes(Math.min(DRAIN_LIMIT_BYTES, Math.max(0, ctx.req().getContentLengthLong())));
+        } catch (IOException | RuntimeException endedEarly) {
+            // A body shorter than announced, or a client that stopped sending: the answer goes out all the same.
+        }
+    }
+
     private static void registerErrors(RoutesConfig routes) {
         routes.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
         // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
         routes.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
             e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));
-        routes.exception(HttpResponseException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getStatus(),
-            e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError", e.getMessage())));
+        routes.exception(HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 413) {
+                drainOversizedBody(ctx);
+            }
+            renderError(ctx, new ApiError(e.getStatus(), e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError",
+                e.getMessage()));
+        });
         routes.exception(Exception.class, (e, ctx) -> {
             LOG.error("Unhandled error on {} {}", ctx.method(), ctx.path(), e);
             renderError(ctx, new ApiError(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));

@@ -47,6 +47,16 @@ public final class ApiError extends RuntimeException {
         return new ApiError(409, "Conflict", message, currentResourceVersion, null);
     }
 
+    /** A create of a name that exists, Kubernetes' AlreadyExists. */
+    public static ApiError alreadyExists(String message) {
+        return new ApiError(409, "AlreadyExists", message);
+    }
+
+    /** Well formed but not applicable here, such as a JSON patch whose test fails: Kubernetes' 422 Invalid. */
+    public static ApiError unprocessable(String message) {
+        return new ApiError(422, "Invalid", message);
+    }
+
     public static ApiError gone(String message) {
         return new ApiError(410, "Gone", message);
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +25,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
+import io.statesync.rest.internal.AnsweredWrites;
+import io.statesync.rest.internal.BulkApi;
+import io.statesync.rest.internal.WriteApi;
 import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
@@ -192,9 +196,12 @@ public final class RestServer {
     }
 
     private void registerRoutes(RoutesConfig routes) {
-        ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
-            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, view, renderedJson, this::policyFor,
-            () -> resourcesOffsets(OffsetSpec.latest()));
+        KeyRouter router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
+        Supplier<long[]> committedEnd = () -> resourcesOffsets(OffsetSpec.latest());
+        AnsweredWrites answered = new AnsweredWrites();
+        ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd, answered);
+        WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd, answered);
+        BulkApi bulk = new BulkApi(config, admission, answered, writes);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         routes.get("/readyz", this::readyz);
@@ -202,9 +209,11 @@ public final class RestServer {
         routes.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
         routes.get("/api/v1/resources", resources::list);
         routes.get(RES, resources::get);
-        routes.put(RES, resources::put);
-        routes.patch(RES, resources::patch);
-        routes.delete(RES, resources::delete);
+        routes.put(RES, writes::put);
+        routes.post("/api/v1/resources/{kind}/{namespace}", writes::create);
+        routes.patch(RES, writes::patch);
+        routes.delete(RES, writes::delete);
+        routes.post("/api/v1/bulk", bulk::bulk);
         routes.get(RES + "/diff", resources::diff);
         routes.get(RES + "/diagnosis", resources::diagnosis);
         routes.get("/api/v1/watch", watch::handle);

@@ -22,6 +22,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
+    private boolean commitOnRequest;
 
     public AdmissionProcessor(TopologyContext ctx) {
         this.ctx = ctx;
@@ -33,6 +34,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
+        this.commitOnRequest = ctx.config().getBoolean(AppConfig.ADMISSION_COMMIT_ON_REQUEST);
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
         if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
@@ -52,11 +54,23 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
             engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, output);
+            requestCommitIfAwaited(requestId);
             return;
         }
         InputDecoder.Ok<DesiredState> ok = (InputDecoder.Ok<DesiredState>) result;
         String deleteExpected = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.EXPECTED_RESOURCE_VERSION);
         engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(), requestId, deleteExpected,
             record.timestamp()), now, output);
+        requestCommitIfAwaited(requestId);
+    }
+
+    /**
+     * A caller waits for this write's answer, which read_committed readers see only once the transaction commits:
+     * asking for the commit now ends the transaction after this poll loop instead of after commit.interval.ms.
+     */
+    private void requestCommitIfAwaited(String requestId) {
+        if (requestId != null && commitOnRequest) {
+            context.commit();
+        }
     }
 }

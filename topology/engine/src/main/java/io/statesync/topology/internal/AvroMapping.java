@@ -41,7 +41,7 @@ public final class AvroMapping {
     }
 
     /** {@link #tree}, normalised (frozen) as the reconciler wants it: the reconciler only walks a frozen tree, where it copies any other. */
-    static Object frozenTree(Value v) {
+    public static Object frozenTree(Value v) {
         return v == null ? null : FrozenTrees.of(v);
     }
 

@@ -18,8 +18,8 @@ final class Events {
             .setGeneration(r == null ? 0 : r.getMetadata().getGeneration()).build();
     }
 
-    ReconcileEvent invalid(String key, ResourceKey rk, String requestId, String message, long now) {
-        ReconcileEvent.Builder b = base(EventType.Invalid, "Invalid", message, rk, now).setRequestId(requestId);
+    ReconcileEvent invalid(String key, ResourceKey rk, String requestId, String reason, String message, long now) {
+        ReconcileEvent.Builder b = base(EventType.Invalid, reason, message, rk, now).setRequestId(requestId);
         if (rk == null && key != null) {
             b.setName(key.length() > 253 ? key.substring(0, 253) : key);
         }

@@ -20,13 +20,11 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.CorrectionPlanner;
-import io.statesync.reconciler.GenerationRules;
-import io.statesync.reconciler.IncomingSpec;
 import io.statesync.reconciler.ReconcilePolicy;
-import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.WriteAdmission;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
@@ -83,35 +81,46 @@ final class ReconcileEngine {
         ReconcileState st = stores.get(w.key());
         Resource current = st == null ? null : st.getResource();
         boolean exists = current != null && !ReconcileStep.isOrphanPlaceholder(current);
-        String expected = w.desired() != null ? w.desired().getExpectedResourceVersion() : w.deleteExpectedVersion();
-        String currentVersion = exists ? current.getMetadata().getResourceVersion() : "";
-        if (expected != null && !expected.isEmpty() && !expected.equals(currentVersion)) {
-            ctx.metrics().conflict(w.resourceKey().kind(), "ResourceVersion");
-            ctx.metrics().admission("conflict");
-            out.event(w.key(), events.admission(EventType.Conflict, "ResourceVersionMismatch", "expected resourceVersion "
-                + expected + " but the current one is " + (exists ? currentVersion : "(none: the resource does not exist)"),
-                w, current, currentVersion, now), now);
+        if (w.desired() == null) {
+            WriteAdmission.Refused refused = WriteAdmission.decideDelete(exists ? current : null, w.key(), w.deleteExpectedVersion());
+            if (refused != null) {
+                refuse(w, refused, exists ? current : null, now, out);
+            } else {
+                admitDelete(w, st, current, now, out);
+            }
             return;
         }
-        if (w.desired() == null) {
-            admitDelete(w, st, exists ? current : null, now, out);
+        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy.strictTyping());
+        if (d instanceof WriteAdmission.Refused refused) {
+            refuse(w, refused, exists ? current : null, now, out);
         } else {
-            admitWrite(w, st == null ? ReconcileState.newBuilder().build() : st, exists ? current : null, now, out);
+            admitWrite(w, (WriteAdmission.Accepted) d, st == null ? ReconcileState.newBuilder().build() : st,
+                exists ? current : null, policy, now, out);
         }
     }
 
-    private void admitWrite(Write w, ReconcileState st, Resource current, long now, Output out) {
-        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
-        DesiredState d = w.desired();
-        IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(d.getSpec()), d.getLabels(), d.getAnnotations(), d.getFinalizers());
-        AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, policy.strictTyping());
+    private void refuse(Write w, WriteAdmission.Refused refused, Resource current, long now, Output out) {
+        if (refused.type() == EventType.Conflict) {
+            ctx.metrics().conflict(w.resourceKey().kind(), WriteAdmission.ALREADY_EXISTS.equals(refused.reason())
+                ? "AlreadyExists" : "ResourceVersion");
+            ctx.metrics().admission("conflict");
+            out.event(w.key(), events.admission(EventType.Conflict, refused.reason(), refused.message(), w, current,
+                current == null ? "" : current.getMetadata().getResourceVersion(), now), now);
+        } else {
+            ctx.metrics().admission("invalid");
+            if (w.requestId() != null) {
+                out.event(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
+                    refused.message(), now), now);
+            }
+        }
+    }
+
+    private void admitWrite(Write w, WriteAdmission.Accepted accepted, ReconcileState st, Resource current,
+                            ReconcilePolicy policy, long now, Output out) {
+        AdmissionOutcome outcome = accepted.outcome();
         if (outcome instanceof AdmissionOutcome.NoOp) {
             replyNoOp(w, current, now, out);
-            return;
-        }
-        if (current != null && current.getMetadata().getDeletionTimestamp() != null
-            && outcome instanceof AdmissionOutcome.SpecChanged) {
-            reject(w, "the resource is being deleted; only its metadata (finalizers) may change", now, out);
             return;
         }
         if (st.getUnpublishedResourceVersion() != null) {
@@ -119,7 +128,7 @@ final class ReconcileEngine {
             // resourceVersion answered) appears on statesync.resources and watches see no gap.
             step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
         }
-        st.setResource(applyWrite(w, current, outcome, now));
+        st.setResource(WriteAdmission.admitted(current, accepted, now));
         st.setDesiredDeleted(false);
         if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
             st.setDesiredWrittenAt(w.eventTime());
@@ -150,10 +159,6 @@ final class ReconcileEngine {
     }
 
     private void admitDelete(Write w, ReconcileState st, Resource current, long now, Output out) {
-        if (current == null) {
-            reject(w, "NotFound: " + w.key() + " does not exist", now, out);
-            return;
-        }
         if (current.getMetadata().getDeletionTimestamp() != null) {
             replyNoOp(w, current, now, out);
             return;
@@ -180,36 +185,8 @@ final class ReconcileEngine {
         ctx.metrics().admission("invalid");
         if (requestId != null) {
             ResourceKey rk = key == null ? null : ResourceKey.tryParse(key).orElse(null);
-            out.event(key == null ? "" : key, events.invalid(key, rk, requestId, message, now), now);
+            out.event(key == null ? "" : key, events.invalid(key, rk, requestId, WriteAdmission.INVALID, message, now), now);
         }
-    }
-
-    private void reject(Write w, String message, long now, Output out) {
-        rejectInvalid(w.key(), w.requestId(), message, now, out);
-    }
-
-    private static StoredSpec storedSpec(Resource r) {
-        ObjectMeta m = r.getMetadata();
-        return new StoredSpec(AvroMapping.frozenTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(), m.getGeneration());
-    }
-
-    /**
-     * Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. Kind,
-     * namespace and name are the key's (admission checked that the record's identity is its key), so the old
-     * metadata's strings are kept: the state then holds one instance of each for the key's life, which young
-     * collections do not copy again (see {@link #shareWithState}).
-     */
-    private static Resource applyWrite(Write w, Resource current, AdmissionOutcome outcome, long now) {
-        DesiredState d = w.desired();
-        ObjectMeta old = current == null ? null : current.getMetadata();
-        ObjectMeta meta = new ObjectMeta(old == null ? d.getKind() : old.getKind(),
-            old == null ? d.getNamespace() : old.getNamespace(), old == null ? d.getName() : old.getName(),
-            old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
-            outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
-            old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
-            List.copyOf(d.getFinalizers()));
-        return new Resource(meta, d.getSpec(),
-            current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
     }
 
     void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now, Output out) {

@@ -1,6 +1,7 @@
 package io.statesync.rest.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -106,36 +107,80 @@ public final class AdmissionClient implements AutoCloseable {
         }
     }
 
+    /** One write to admit: a desired state, or with {@code desired == null} a delete tombstone. */
+    public record Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
+    }
+
+    /** An admission answer, or the error that stood in for one (a timeout, a failed send). */
+    public record Answer(ReconcileEvent event, ApiError error) {
+    }
+
     /**
      * Produces a desired write (or, with {@code desired == null}, a delete tombstone) and waits for its admission event.
      *
      * @throws ApiError 503 while the reply consumer is not ready, 504 when no answer arrives in admission.timeout.ms
      */
     public ReconcileEvent submit(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
+        Answer a = submitAll(List.of(new Submission(key, desired, requestId, deleteExpectedVersion))).get(0);
+        if (a.error() != null) {
+            throw a.error();
+        }
+        return a.event();
+    }
+
+    /**
+     * Produces every write at once, so that they share the producer's batches and one transaction on the pipeline's
+     * side, then awaits all answers within one admission.timeout.ms. The answers come in the submissions' order.
+     */
+    public List<Answer> submitAll(List<Submission> writes) {
         if (!ready) {
             throw ApiError.unavailable("the admission reply consumer is not ready yet", 1);
         }
-        CompletableFuture<ReconcileEvent> answer = new CompletableFuture<>();
-        pending.put(requestId, answer);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs());
+        List<CompletableFuture<ReconcileEvent>> answers = new ArrayList<>(writes.size());
         try {
-            ProducerRecord<String, byte[]> rec = new ProducerRecord<>(topics.desired(), key,
-                desired == null ? null : serdes.desired().serializer().serialize(topics.desired(), desired));
-            rec.headers().add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(requestId));
-            if (desired == null && deleteExpectedVersion != null && !deleteExpectedVersion.isEmpty()) {
-                rec.headers().add(StatesyncHeaders.EXPECTED_RESOURCE_VERSION, StatesyncHeaders.utf8(deleteExpectedVersion));
+            for (Submission w : writes) {
+                CompletableFuture<ReconcileEvent> answer = new CompletableFuture<>();
+                pending.put(w.requestId(), answer);
+                answers.add(answer);
+                producer.send(record(w), (md, e) -> {
+                    if (e != null) {
+                        answer.completeExceptionally(e);
+                    }
+                });
             }
-            producer.send(rec).get(timeoutMs(), TimeUnit.MILLISECONDS);
-            return answer.get(timeoutMs(), TimeUnit.MILLISECONDS);
+            List<Answer> out = new ArrayList<>(writes.size());
+            for (int i = 0; i < writes.size(); i++) {
+                out.add(await(answers.get(i), writes.get(i).requestId(), deadline));
+            }
+            return out;
+        } finally {
+            writes.forEach(w -> pending.remove(w.requestId()));
+        }
+    }
+
+    private ProducerRecord<String, byte[]> record(Submission w) {
+        ProducerRecord<String, byte[]> rec = new ProducerRecord<>(topics.desired(), w.key(),
+            w.desired() == null ? null : serdes.desired().serializer().serialize(topics.desired(), w.desired()));
+        rec.headers().add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(w.requestId()));
+        String expected = w.deleteExpectedVersion();
+        if (w.desired() == null && expected != null && !expected.isEmpty()) {
+            rec.headers().add(StatesyncHeaders.EXPECTED_RESOURCE_VERSION, StatesyncHeaders.utf8(expected));
+        }
+        return rec;
+    }
+
+    private Answer await(CompletableFuture<ReconcileEvent> answer, String requestId, long deadline) {
+        try {
+            return new Answer(answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS), null);
         } catch (TimeoutException e) {
-            throw ApiError.timeout("no admission answer within " + timeoutMs() + " ms (request id " + requestId
-                + "); the write may still apply, and re-sending it is safe");
+            return new Answer(null, ApiError.timeout("no admission answer within " + timeoutMs() + " ms (request id "
+                + requestId + "); the write may still apply, and re-sending it is safe"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ApiError.unavailable("interrupted", 1);
+            return new Answer(null, ApiError.unavailable("interrupted", 1));
         } catch (ExecutionException e) {
-            throw new IllegalStateException("write failed: " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pending.remove(requestId);
+            return new Answer(null, ApiError.unavailable("the write could not be produced: " + e.getCause().getMessage(), 1));
         }
     }
 

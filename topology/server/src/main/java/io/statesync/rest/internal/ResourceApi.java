@@ -38,30 +38,26 @@ import io.statesync.view.StoredResource;
 /** The handlers of {@code /api/v1/resources}: routed point reads, lists from the resource view, and writes through admission. */
 public final class ResourceApi {
 
-    public static final String MERGE_PATCH = "application/merge-patch+json";
     /** Where a point read was answered from: {@code view} (the resource view) or {@code store} (the owner's store). */
     public static final String SOURCE_HEADER = "X-Statesync-Source";
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int DEFAULT_LIMIT = 500;
     private static final int MAX_LIMIT = 5_000;
 
-    private final AppConfig config;
     private final KeyRouter router;
-    private final AdmissionClient admission;
     private final ResourceView view;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<long[]> committedEndOffsets;
-    private final AnsweredWrites answeredWrites = new AnsweredWrites();
+    private final AnsweredWrites answeredWrites;
     private final RenderedJsonCache renderedJson;
 
-    public ResourceApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceView view,
-                       RenderedJsonCache renderedJson, Function<String, ReconcilePolicy> policies,
-                       Supplier<long[]> committedEndOffsets) {
+    public ResourceApi(KeyRouter router, ResourceView view, RenderedJsonCache renderedJson,
+                       Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets,
+                       AnsweredWrites answeredWrites) {
+        this.answeredWrites = answeredWrites;
         this.renderedJson = renderedJson;
         this.committedEndOffsets = committedEndOffsets;
-        this.config = config;
         this.router = router;
-        this.admission = admission;
         this.view = view;
         this.policies = policies;
     }
@@ -298,112 +294,6 @@ public final class ResourceApi {
         throw ApiError.badRequest("limit must be a whole number from 1 to " + MAX_LIMIT);
     }
 
-    public void put(Context ctx) {
-        ResourceKey key = key(ctx);
-        requireContentType(ctx, "application/json");
-        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
-        String expected = ifMatch(ctx);
-        if (expected == null && body.path("metadata").hasNonNull("resourceVersion")) {
-            expected = body.path("metadata").get("resourceVersion").asText();
-        }
-        write(ctx, key, ResourceJson.desired(key, body, expected));
-    }
-
-    /** RFC 7386 merge patch applied to the current object, then written conditionally on its version. */
-    public void patch(Context ctx) {
-        ResourceKey key = key(ctx);
-        requireContentType(ctx, MERGE_PATCH);
-        JsonNode patch = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
-        if (!patch.isObject()) {
-            throw ApiError.badRequest("a merge patch must be a JSON object");
-        }
-        JsonNode currentJson = current(ctx, key);
-        String version = ifMatch(ctx);
-        if (version == null) {
-            version = currentJson.path("metadata").path("resourceVersion").asText();
-        }
-        ObjectNode merged = (ObjectNode) ResourceJson.mergePatch(editable(currentJson), patch);
-        write(ctx, key, ResourceJson.desired(key, merged, version));
-    }
-
-    /** The parts of a resource a client may change: spec and metadata labels, annotations and finalizers. */
-    private static ObjectNode editable(JsonNode current) {
-        ObjectNode n = JSON.objectNode();
-        n.set("spec", current.get("spec"));
-        ObjectNode meta = n.putObject("metadata");
-        for (String f : new String[] {"labels", "annotations", "finalizers"}) {
-            meta.set(f, current.path("metadata").get(f));
-        }
-        return n;
-    }
-
-    public void delete(Context ctx) {
-        ResourceKey key = key(ctx);
-        String expected = ifMatch(ctx);
-        if (expected == null) {
-            expected = ctx.queryParam("resourceVersion");
-        }
-        ReconcileEvent e = admission.submit(key.toString(), null, requestId(ctx), expected);
-        answerErrors(e);
-        answeredWrites.answered(key.toString(), e.getResourceVersion());
-        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "Status")
-            .put("status", "Success").put("reason", e.getReason()).put("message", e.getMessage());
-        out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
-            .put("resourceVersion", e.getResourceVersion() == null ? "" : e.getResourceVersion());
-        ctx.json(out);
-    }
-
-    private void write(Context ctx, ResourceKey key, DesiredState desired) {
-        ReconcileEvent e = admission.submit(key.toString(), desired, requestId(ctx), null);
-        answerErrors(e);
-        answeredWrites.answered(key.toString(), e.getResourceVersion());
-        ctx.status("Created".equals(e.getReason()) ? 201 : 200);
-        ctx.header("ETag", quote(e.getResourceVersion()));
-        ctx.header("X-Statesync-Admission", e.getReason());
-        JsonNode after = readBack(ctx, key, e);
-        ctx.json(after);
-    }
-
-    /** The object as stored after the write; the owner may serve a newer version, never an older one. */
-    private JsonNode readBack(Context ctx, ResourceKey key, ReconcileEvent e) {
-        try {
-            return current(ctx, key);
-        } catch (ApiError unavailable) {
-            ObjectNode n = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", key.kind());
-            n.putObject("metadata").put("name", key.name()).put("namespace", key.namespace())
-                .put("resourceVersion", e.getResourceVersion()).put("generation", e.getGeneration());
-            return n;
-        }
-    }
-
-    /** Maps a Conflict or Invalid admission answer to its HTTP error. */
-    static void answerErrors(ReconcileEvent e) {
-        if (e.getType() == EventType.Conflict) {
-            throw ApiError.conflict(e.getMessage(), e.getResourceVersion() == null ? "" : e.getResourceVersion());
-        }
-        if (e.getType() == EventType.Invalid) {
-            String msg = e.getMessage();
-            throw msg != null && msg.startsWith("NotFound") ? ApiError.notFound(msg) : ApiError.badRequest(msg);
-        }
-    }
-
-    /** The current object as JSON, through the router (so it works for keys owned elsewhere). */
-    private JsonNode current(Context ctx, ResourceKey key) {
-        String path = "/api/v1/resources/" + key.kind() + "/" + key.namespace() + "/" + key.name();
-        KeyRouter.Outcome o = router.route(key.toString(), path, ctx.header("Authorization"), false);
-        if (o instanceof KeyRouter.Forwarded f) {
-            if (f.status() == 200) {
-                return BodyReader.parse(f.body());
-            }
-            throw new ApiError(f.status(), f.status() == 404 ? "NotFound" : "Upstream", f.bodyText());
-        }
-        ReconcileState st = ((KeyRouter.Local) o).state();
-        if (st == null || st.getResource() == null) {
-            throw ApiError.notFound(key + " does not exist");
-        }
-        return ResourceJson.toJson(st.getResource());
-    }
-
     static ResourceKey key(Context ctx) {
         try {
             return ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), ctx.pathParam("name"));
@@ -423,11 +313,6 @@ public final class ResourceApi {
     /** If-Match with the quotes and weak prefix removed; {@code *} means no precondition. */
     static String ifMatch(Context ctx) {
         return ResourceVersions.unquote(ctx.header("If-Match"));
-    }
-
-    private static String requestId(Context ctx) {
-        String given = ctx.header("X-Request-Id");
-        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
     }
 
     static String pathAndQuery(Context ctx) {

@@ -198,20 +198,4 @@ public final class ResourceJson {
         }
         return out;
     }
-
-    /** RFC 7386 JSON merge patch: objects merge recursively, null removes, anything else replaces. */
-    public static JsonNode mergePatch(JsonNode target, JsonNode patch) {
-        if (patch == null || !patch.isObject()) {
-            return patch == null ? target : patch.deepCopy();
-        }
-        ObjectNode out = target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : JSON.objectNode();
-        for (Map.Entry<String, JsonNode> e : patch.properties()) {
-            if (e.getValue().isNull()) {
-                out.remove(e.getKey());
-            } else {
-                out.set(e.getKey(), mergePatch(out.get(e.getKey()), e.getValue()));
-            }
-        }
-        return out;
-    }
 }

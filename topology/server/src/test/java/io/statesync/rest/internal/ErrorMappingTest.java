@@ -17,13 +17,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ErrorMappingTest {
 
     private static ReconcileEvent event(EventType type, String message, String version) {
-        return ReconcileEvent.newBuilder().setEventId("e").setType(type).setReason("r").setMessage(message)
+        return event(type, "r", message, version);
+    }
+
+    private static ReconcileEvent event(EventType type, String reason, String message, String version) {
+        return ReconcileEvent.newBuilder().setEventId("e").setType(type).setReason(reason).setMessage(message)
             .setResourceVersion(version).setTimestamp(Instant.EPOCH).build();
     }
 
     @Test
     void shouldMapAConflictTo409WithTheCurrentVersion() {
-        assertThatThrownBy(() -> ResourceApi.answerErrors(event(EventType.Conflict, "expected 1 but the current one is 7", "7")))
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Conflict, "expected 1 but the current one is 7", "7")))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(409);
                 assertThat(e.body()).containsEntry("resourceVersion", "7").containsEntry("reason", "Conflict");
@@ -32,15 +36,26 @@ class ErrorMappingTest {
 
     @Test
     void shouldMapANotFoundDeleteTo404AndOtherInvalidWritesTo400() {
-        assertThatThrownBy(() -> ResourceApi.answerErrors(event(EventType.Invalid, "NotFound: WebApp/a/b does not exist", null)))
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "NotFound", "WebApp/a/b does not exist", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(404));
-        assertThatThrownBy(() -> ResourceApi.answerErrors(event(EventType.Invalid, "TooDeep: nesting", null)))
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "TooDeep: nesting", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(400));
     }
 
     @Test
+    void shouldMapAnExistingNameTo409AlreadyExistsAndAPatchThatDoesNotApplyTo422() {
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Conflict, "AlreadyExists", "WebApp/a/b already exists", "4")))
+            .isInstanceOfSatisfying(ApiError.class, e -> {
+                assertThat(e.code()).isEqualTo(409);
+                assertThat(e.reason()).isEqualTo("AlreadyExists");
+            });
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "PatchNotApplicable", "test failed", null)))
+            .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(422));
+    }
+
+    @Test
     void shouldLetAcceptedAnswersThrough() {
-        assertThatCode(() -> ResourceApi.answerErrors(event(EventType.Accepted, "NoOp", "3"))).doesNotThrowAnyException();
+        assertThatCode(() -> WriteApi.answerErrors(event(EventType.Accepted, "NoOp", "3"))).doesNotThrowAnyException();
     }
 
     @Test
@@ -59,14 +74,6 @@ class ErrorMappingTest {
         JsonNode body = new ObjectMapper().readTree("{\"metadata\":{\"name\":\"other\"},\"spec\":{}}");
         assertThatThrownBy(() -> ResourceJson.desired(key, body, null))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.getMessage()).contains("metadata.name"));
-    }
-
-    @Test
-    void shouldApplyMergePatchesAsRfc7386Says() throws Exception {
-        ObjectMapper m = new ObjectMapper();
-        JsonNode target = m.readTree("{\"a\":\"b\",\"c\":{\"d\":\"e\",\"f\":\"g\"},\"l\":[1,2]}");
-        JsonNode patch = m.readTree("{\"a\":\"z\",\"c\":{\"f\":null},\"l\":[3],\"n\":{\"x\":null}}");
-        assertThat(ResourceJson.mergePatch(target, patch)).isEqualTo(m.readTree("{\"a\":\"z\",\"c\":{\"d\":\"e\"},\"l\":[3],\"n\":{}}"));
     }
 
     @Test

@@ -1,0 +1,224 @@
+package io.statesync.topology;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.PatchType;
+import io.statesync.avro.Resource;
+import io.statesync.avro.WritePatch;
+import io.statesync.reconciler.AdmissionOutcome;
+import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.IncomingSpec;
+import io.statesync.reconciler.StoredSpec;
+import io.statesync.schemas.Values;
+import io.statesync.topology.internal.AvroMapping;
+import io.statesync.topology.internal.JsonPatches;
+
+/**
+ * The admission rules of one write against the stored object, with no state of their own: the compare-and-swap
+ * precondition, create-only, the server-side patch, and the generation rules. Admission runs them per key in the
+ * owning task; a dry run runs the same rules against the owner's copy and stores nothing.
+ */
+public final class WriteAdmission {
+
+    /** The event reasons of a refused write, which the REST API maps to its status codes. */
+    public static final String RESOURCE_VERSION_MISMATCH = "ResourceVersionMismatch";
+    public static final String ALREADY_EXISTS = "AlreadyExists";
+    public static final String NOT_FOUND = "NotFound";
+    /** A well-formed patch that does not apply to the stored object: a failing test, a path that is not there. */
+    public static final String PATCH_NOT_APPLICABLE = "PatchNotApplicable";
+    public static final String INVALID = "Invalid";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers");
+
+    private WriteAdmission() {
+    }
+
+    /** The answer: accepted with the write as it will be stored, or refused with an event type and reason. */
+    public sealed interface Decision permits Accepted, Refused {
+    }
+
+    /** {@code effective} is the request with any patch applied, so its labels, annotations, finalizers and spec are final. */
+    public record Accepted(DesiredState effective, AdmissionOutcome outcome) implements Decision {
+    }
+
+    public record Refused(EventType type, String reason, String message) implements Decision {
+    }
+
+    /**
+     * Decides a desired write. {@code current} is the stored resource, or null when there is none (an orphan
+     * placeholder counts as none).
+     */
+    public static Decision decide(Resource current, DesiredState request, boolean strictTyping) {
+        Refused precondition = precondition(current, request.getExpectedResourceVersion());
+        if (precondition != null) {
+            return precondition;
+        }
+        if (request.getCreateOnly() && current != null) {
+            return new Refused(EventType.Conflict, ALREADY_EXISTS, key(request) + " already exists");
+        }
+        DesiredState effective = request;
+        if (request.getPatch() != null) {
+            if (current == null) {
+                return new Refused(EventType.Invalid, NOT_FOUND, key(request) + " does not exist, so it cannot be patched");
+            }
+            try {
+                effective = patched(current, request);
+            } catch (JsonPatches.PatchException e) {
+                return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
+            }
+        }
+        IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(effective.getSpec()), effective.getLabels(),
+            effective.getAnnotations(), effective.getFinalizers());
+        AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, strictTyping);
+        if (current != null && current.getMetadata().getDeletionTimestamp() != null
+            && outcome instanceof AdmissionOutcome.SpecChanged) {
+            return new Refused(EventType.Invalid, INVALID, "the resource is being deleted; only its metadata (finalizers) may change");
+        }
+        return new Accepted(effective, outcome);
+    }
+
+    /** Decides a delete: the precondition, then whether there is anything to delete. Null means accepted. */
+    public static Refused decideDelete(Resource current, String key, String expectedResourceVersion) {
+        Refused precondition = precondition(current, expectedResourceVersion);
+        if (precondition != null) {
+            return precondition;
+        }
+        return current == null ? new Refused(EventType.Invalid, NOT_FOUND, key + " does not exist") : null;
+    }
+
+    private static Refused precondition(Resource current, String expected) {
+        String currentVersion = current == null ? "" : current.getMetadata().getResourceVersion();
+        if (expected == null || expected.isEmpty() || expected.equals(currentVersion)) {
+            return null;
+        }
+        return new Refused(EventType.Conflict, RESOURCE_VERSION_MISMATCH, "expected resourceVersion " + expected
+            + " but the current one is " + (current == null ? "(none: the resource does not exist)" : currentVersion));
+    }
+
+    /** The part of a stored object a patch may change, in the shape the REST API shows it. */
+    public static ObjectNode editable(Resource r) {
+        ObjectNode n = MAPPER.createObjectNode();
+        ObjectNode meta = n.putObject("metadata");
+        ObjectMeta m = r.getMetadata();
+        meta.set("labels", MAPPER.valueToTree(m.getLabels()));
+        meta.set("annotations", MAPPER.valueToTree(m.getAnnotations()));
+        meta.set("finalizers", MAPPER.valueToTree(m.getFinalizers()));
+        n.set("spec", Values.toJson(r.getSpec()));
+        return n;
+    }
+
+    /**
+     * The stored resource after an accepted write, with the previous resourceVersion still in it (admission assigns
+     * the next). Built with the all-args constructors: the generated copy builder would deep-copy the old metadata first. Kind,
+     * namespace and name are the key's (admission checked that the record's identity is its key), so the old
+     * metadata's strings are kept: the state then holds one instance of each for the key's life, which young
+     * collections do not copy again (see ReconcileEngine's shareWithState).
+     */
+    public static Resource admitted(Resource current, Accepted accepted, long now) {
+        DesiredState d = accepted.effective();
+        AdmissionOutcome outcome = accepted.outcome();
+        ObjectMeta old = current == null ? null : current.getMetadata();
+        ObjectMeta meta = new ObjectMeta(old == null ? d.getKind() : old.getKind(),
+            old == null ? d.getNamespace() : old.getNamespace(), old == null ? d.getName() : old.getName(),
+            old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
+            outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
+            old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
+            List.copyOf(d.getFinalizers()));
+        return new Resource(meta, d.getSpec(),
+            current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
+    }
+
+    private static DesiredState patched(Resource current, DesiredState request) {
+        WritePatch patch = request.getPatch();
+        JsonNode document;
+        try {
+            document = MAPPER.readTree(patch.getDocument());
+        } catch (JsonProcessingException e) {
+            throw new JsonPatches.PatchException(true, "the patch is not JSON: " + e.getOriginalMessage());
+        }
+        JsonNode after = patch.getType() == PatchType.JsonPatch ? JsonPatches.jsonPatch(editable(current), document)
+            : JsonPatches.mergePatch(editable(current), requireObject(document));
+        if (!after.isObject()) {
+            throw new JsonPatches.PatchException(false, "the patched object must stay a JSON object");
+        }
+        JsonNode meta = after.path("metadata");
+        for (var it = meta.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!PATCHABLE_METADATA.contains(f)) {
+                throw new JsonPatches.PatchException(false, "metadata." + f + " cannot be patched; only labels, annotations and finalizers can");
+            }
+        }
+        try {
+            return DesiredState.newBuilder(request).setPatch(null).setLabels(strings(meta.get("labels"), "labels"))
+                .setAnnotations(strings(meta.get("annotations"), "annotations"))
+                .setFinalizers(list(meta.get("finalizers"))).setSpec(Values.fromJson(after.get("spec"))).build();
+        } catch (IllegalArgumentException e) {
+            throw new JsonPatches.PatchException(false, e.getMessage());
+        }
+    }
+
+    private static JsonNode requireObject(JsonNode document) {
+        if (!document.isObject()) {
+            throw new JsonPatches.PatchException(true, "a merge patch must be a JSON object");
+        }
+        return document;
+    }
+
+    private static Map<String, String> strings(JsonNode n, String field) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new IllegalArgumentException("metadata." + field + " must be an object of strings");
+        }
+        for (var e : n.properties()) {
+            if (!e.getValue().isTextual()) {
+                throw new IllegalArgumentException("metadata." + field + "." + e.getKey() + " must be a string");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
+    }
+
+    private static List<String> list(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (!n.isArray()) {
+            throw new IllegalArgumentException("metadata.finalizers must be an array of strings");
+        }
+        for (JsonNode item : n) {
+            if (!item.isTextual()) {
+                throw new IllegalArgumentException("metadata.finalizers must be an array of strings");
+            }
+            out.add(item.asText());
+        }
+        return out;
+    }
+
+    private static StoredSpec storedSpec(Resource r) {
+        ObjectMeta m = r.getMetadata();
+        return new StoredSpec(AvroMapping.frozenTree(r.getSpec()), m.getLabels(), m.getAnnotations(), m.getFinalizers(),
+            m.getGeneration());
+    }
+
+    private static String key(DesiredState d) {
+        return d.getKind() + "/" + d.getNamespace() + "/" + d.getName();
+    }
+}

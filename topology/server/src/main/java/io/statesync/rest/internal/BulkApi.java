@@ -1,0 +1,193 @@
+package io.statesync.rest.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.PatchType;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.WritePatch;
+import io.statesync.config.AppConfig;
+import io.statesync.rest.ApiError;
+import io.statesync.topology.ResourceKey;
+
+/**
+ * {@code POST /api/v1/bulk}: many writes in one request. Every document is admitted on its own, with its own
+ * precondition and its own result, so partial success is normal; the documents are produced together and their
+ * answers awaited together, which is what makes a bulk write cheaper than as many single requests.
+ */
+public final class BulkApi {
+
+    public static final String REQUEST_KIND = "BulkWrite";
+    public static final String RESULT_KIND = "BulkWriteResult";
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final AppConfig config;
+    private final AdmissionClient admission;
+    private final AnsweredWrites answeredWrites;
+    private final DryRunner dryRunner;
+
+    public BulkApi(AppConfig config, AdmissionClient admission, AnsweredWrites answeredWrites, DryRunner dryRunner) {
+        this.config = config;
+        this.admission = admission;
+        this.answeredWrites = answeredWrites;
+        this.dryRunner = dryRunner;
+    }
+
+    /** One document of the request, parsed: the write to submit, or the error that refused it before admission. */
+    private record Item(ResourceKey key, DesiredState desired, boolean delete, String expected, ApiError error) {
+    }
+
+    public void bulk(Context ctx) throws InterruptedException {
+        ResourceApi.requireContentType(ctx, "application/json");
+        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode docs = body.path("items");
+        if (!docs.isArray()) {
+            throw ApiError.badRequest("the body must be {\"kind\": \"" + REQUEST_KIND + "\", \"items\": [...]}");
+        }
+        int max = config.getInt(AppConfig.BULK_MAX_ITEMS);
+        if (docs.size() > max) {
+            throw ApiError.badRequest("a bulk write carries at most " + max + " documents (bulk.max.items), got " + docs.size());
+        }
+        List<Item> items = new ArrayList<>(docs.size());
+        docs.forEach(d -> items.add(parse(d)));
+        boolean dryRun = WriteApi.dryRun(ctx);
+        List<ObjectNode> results = dryRun ? dryRun(items) : submit(items);
+        ctx.json(response(results));
+    }
+
+    private List<ObjectNode> submit(List<Item> items) {
+        List<AdmissionClient.Submission> writes = new ArrayList<>();
+        for (Item it : items) {
+            if (it.error() == null) {
+                writes.add(new AdmissionClient.Submission(it.key().toString(), it.delete() ? null : it.desired(),
+                    UUID.randomUUID().toString(), it.delete() ? it.expected() : null));
+            }
+        }
+        List<AdmissionClient.Answer> answers = writes.isEmpty() ? List.of() : admission.submitAll(writes);
+        List<ObjectNode> out = new ArrayList<>(items.size());
+        int next = 0;
+        for (int i = 0; i < items.size(); i++) {
+            Item it = items.get(i);
+            out.add(it.error() != null ? failed(i, it.key(), it.error()) : answered(i, it, answers.get(next++)));
+        }
+        return out;
+    }
+
+    private ObjectNode answered(int index, Item it, AdmissionClient.Answer a) {
+        if (a.error() != null) {
+            return failed(index, it.key(), a.error());
+        }
+        ReconcileEvent e = a.event();
+        try {
+            WriteApi.answerErrors(e);
+        } catch (ApiError refused) {
+            return failed(index, it.key(), refused);
+        }
+        answeredWrites.answered(it.key().toString(), e.getResourceVersion());
+        ObjectNode r = result(index, it.key(), "Created".equals(e.getReason()) ? 201 : 200, e.getReason());
+        ObjectNode meta = r.putObject("object").put("apiVersion", ResourceJson.API_VERSION).put("kind", it.key().kind())
+            .putObject("metadata");
+        meta.put("name", it.key().name()).put("namespace", it.key().namespace()).put("uid", e.getUid())
+            .put("resourceVersion", e.getResourceVersion()).put("generation", e.getGeneration());
+        return r;
+    }
+
+    private List<ObjectNode> dryRun(List<Item> items) throws InterruptedException {
+        List<ObjectNode> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            Item it = items.get(i);
+            if (it.error() != null) {
+                out.add(failed(i, it.key(), it.error()));
+                continue;
+            }
+            try {
+                DryRunner.DryRun r = it.delete() ? dryRunner.delete(it.key(), it.expected()) : dryRunner.write(it.key(), it.desired());
+                out.add(result(i, it.key(), r.code(), "DryRun").set("object", r.object()));
+            } catch (ApiError refused) {
+                out.add(failed(i, it.key(), refused));
+            }
+        }
+        return out;
+    }
+
+    /** One document: {@code {"op": "put"|"create"|"patch"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json"}}. */
+    private static Item parse(JsonNode doc) {
+        ResourceKey key = null;
+        try {
+            JsonNode object = doc.path("object");
+            if (!object.isObject()) {
+                throw ApiError.badRequest("each item needs an 'object' with kind and metadata.namespace and metadata.name");
+            }
+            key = keyOf(object);
+            String op = doc.path("op").asText("put");
+            String expected = object.path("metadata").path("resourceVersion").asText(null);
+            return switch (op) {
+                case "put", "create" -> {
+                    DesiredState d = ResourceJson.desired(key, object, expected);
+                    d.setCreateOnly(op.equals("create"));
+                    yield new Item(key, d, false, expected, null);
+                }
+                case "patch" -> new Item(key, patchOf(key, doc, expected), false, expected, null);
+                case "delete" -> new Item(key, null, true, expected, null);
+                default -> throw ApiError.badRequest("op must be put, create, patch or delete, not '" + op + "'");
+            };
+        } catch (ApiError e) {
+            return new Item(key, null, false, null, e);
+        }
+    }
+
+    private static DesiredState patchOf(ResourceKey key, JsonNode doc, String expected) {
+        String type = doc.path("patchType").asText("merge");
+        JsonNode patch = doc.get("patch");
+        PatchType pt = switch (type) {
+            case "merge" -> PatchType.MergePatch;
+            case "json" -> PatchType.JsonPatch;
+            default -> throw ApiError.badRequest("patchType must be merge or json, not '" + type + "'");
+        };
+        if (patch == null || (pt == PatchType.MergePatch ? !patch.isObject() : !patch.isArray())) {
+            throw ApiError.badRequest("a patch item needs 'patch': an object for merge, an array for json");
+        }
+        return DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
+            .setExpectedResourceVersion(expected).setPatch(new WritePatch(pt, patch.toString())).build();
+    }
+
+    private static ResourceKey keyOf(JsonNode object) {
+        JsonNode meta = object.path("metadata");
+        try {
+            return ResourceKey.of(object.path("kind").asText(""), meta.path("namespace").asText(""), meta.path("name").asText(""));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+    }
+
+    private static ObjectNode result(int index, ResourceKey key, int code, String reason) {
+        ObjectNode r = JSON.objectNode().put("index", index);
+        if (key != null) {
+            r.put("key", key.toString());
+        }
+        return r.put("code", code).put("reason", reason);
+    }
+
+    private static ObjectNode failed(int index, ResourceKey key, ApiError e) {
+        ObjectNode r = result(index, key, e.code(), e.reason());
+        ObjectNode error = r.putObject("error");
+        e.body().forEach((k, v) -> error.set(k, v instanceof Integer n ? JSON.numberNode(n) : JSON.textNode(String.valueOf(v))));
+        return r;
+    }
+
+    private static ObjectNode response(List<ObjectNode> results) {
+        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", RESULT_KIND);
+        long failed = results.stream().filter(r -> r.get("code").asInt() >= 400).count();
+        out.putObject("summary").put("total", results.size()).put("succeeded", results.size() - failed).put("failed", failed);
+        ArrayNode items = out.putArray("items");
+        results.forEach(items::add);
+        return out;
+    }
+}

@@ -1,0 +1,322 @@
+package io.statesync.rest.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.PatchType;
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.avro.Resource;
+import io.statesync.avro.WritePatch;
+import io.statesync.avro.store.ReconcileState;
+import io.statesync.config.AppConfig;
+import io.statesync.reconciler.Differ;
+import io.statesync.reconciler.FieldDiff;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.rest.ApiError;
+import io.statesync.topology.ResourceKey;
+import io.statesync.topology.WriteAdmission;
+import io.statesync.schemas.Values;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
+
+/**
+ * The write handlers of {@code /api/v1/resources}: PUT, create-only POST and {@code If-None-Match: *}, server-side
+ * PATCH, DELETE, each also as a dry run. A write goes to admission, which applies it serialized per key in the
+ * owning task; a dry run applies the same {@link WriteAdmission} rules to the newest committed copy and writes nothing.
+ */
+public final class WriteApi implements DryRunner {
+
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+    public static final String JSON_PATCH = "application/json-patch+json";
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final AppConfig config;
+    private final KeyRouter router;
+    private final AdmissionClient admission;
+    private final ResourceView view;
+    private final Function<String, ReconcilePolicy> policies;
+    private final Supplier<long[]> committedEndOffsets;
+    private final AnsweredWrites answeredWrites;
+
+    public WriteApi(AppConfig config, KeyRouter router, AdmissionClient admission, ResourceView view,
+                    Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets,
+                    AnsweredWrites answeredWrites) {
+        this.config = config;
+        this.router = router;
+        this.admission = admission;
+        this.view = view;
+        this.policies = policies;
+        this.committedEndOffsets = committedEndOffsets;
+        this.answeredWrites = answeredWrites;
+    }
+
+    /** PUT: create or replace; {@code If-None-Match: *} makes it create-only, If-Match a compare-and-swap. */
+    public void put(Context ctx) throws InterruptedException {
+        ResourceKey key = ResourceApi.key(ctx);
+        ResourceApi.requireContentType(ctx, "application/json");
+        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        DesiredState d = ResourceJson.desired(key, body, expectedVersion(ctx, body));
+        d.setCreateOnly("*".equals(trimmed(ctx.header("If-None-Match"))));
+        write(ctx, key, d);
+    }
+
+    /** POST to a namespace's collection: create only, with the name in the body's metadata, as Kubernetes creates. */
+    public void create(Context ctx) throws InterruptedException {
+        ResourceApi.requireContentType(ctx, "application/json");
+        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode name = body.path("metadata").path("name");
+        if (!name.isTextual() || name.asText().isEmpty()) {
+            throw ApiError.badRequest("metadata.name is required: the name of the resource to create");
+        }
+        ResourceKey key;
+        try {
+            key = ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), name.asText());
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+        DesiredState d = ResourceJson.desired(key, body, null);
+        d.setCreateOnly(true);
+        write(ctx, key, d);
+    }
+
+    /**
+     * PATCH: the patch travels to admission, which applies it to the stored object in the owning task, so a patch
+     * without a precondition never conflicts. If-Match, or a merge patch's metadata.resourceVersion, makes it a CAS.
+     */
+    public void patch(Context ctx) throws InterruptedException {
+        ResourceKey key = ResourceApi.key(ctx);
+        PatchType type = patchType(ctx.contentType());
+        JsonNode patch = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        String expected = ResourceApi.ifMatch(ctx);
+        if (type == PatchType.MergePatch) {
+            if (!patch.isObject()) {
+                throw ApiError.badRequest("a merge patch must be a JSON object");
+            }
+            expected = expected != null ? expected : takeIdentity(key, (ObjectNode) patch);
+        } else if (!patch.isArray()) {
+            throw ApiError.badRequest("a JSON patch must be an array of operations");
+        }
+        DesiredState d = DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
+            .setExpectedResourceVersion(expected).setPatch(new WritePatch(type, patch.toString())).build();
+        write(ctx, key, d);
+    }
+
+    public void delete(Context ctx) throws InterruptedException {
+        ResourceKey key = ResourceApi.key(ctx);
+        String expected = ResourceApi.ifMatch(ctx);
+        if (expected == null) {
+            expected = ctx.queryParam("resourceVersion");
+        }
+        String version;
+        String reason;
+        if (dryRun(ctx)) {
+            version = delete(key, expected).object().path("metadata").path("resourceVersion").asText();
+            reason = "DryRun";
+        } else {
+            ReconcileEvent e = admission.submit(key.toString(), null, requestId(ctx), expected);
+            answerErrors(e);
+            answeredWrites.answered(key.toString(), e.getResourceVersion());
+            version = e.getResourceVersion();
+            reason = e.getReason();
+        }
+        ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "Status")
+            .put("status", "Success").put("reason", reason).put("message", "deletion requested");
+        out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
+            .put("resourceVersion", version == null ? "" : version);
+        ctx.json(out);
+    }
+
+    private void write(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
+        if (dryRun(ctx)) {
+            DryRunner.DryRun r = write(key, desired);
+            ctx.status(r.code());
+            ctx.header("X-Statesync-Admission", "DryRun");
+            ctx.json(r.object());
+            return;
+        }
+        ReconcileEvent e = admission.submit(key.toString(), desired, requestId(ctx), null);
+        answerErrors(e);
+        answeredWrites.answered(key.toString(), e.getResourceVersion());
+        ctx.status("Created".equals(e.getReason()) ? 201 : 200);
+        ctx.header("ETag", ResourceApi.quote(e.getResourceVersion()));
+        ctx.header("X-Statesync-Admission", e.getReason());
+        ctx.json(readBack(ctx, key, e));
+    }
+
+    /** The admission rules against the newest committed copy: the object as it would be stored, and nothing written. */
+    @Override
+    public DryRunner.DryRun write(ResourceKey key, DesiredState desired) throws InterruptedException {
+        Resource current = committedCopy(key);
+        ReconcilePolicy policy = policies.apply(key.kind());
+        WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy.strictTyping());
+        if (d instanceof WriteAdmission.Refused r) {
+            throw error(r.type(), r.reason(), r.message(), current == null ? "" : current.getMetadata().getResourceVersion());
+        }
+        WriteAdmission.Accepted accepted = (WriteAdmission.Accepted) d;
+        Resource after = WriteAdmission.admitted(current, accepted, System.currentTimeMillis());
+        ObjectNode out = (ObjectNode) ResourceJson.toJson(after);
+        ObjectNode summary = out.putObject("dryRun").put("outcome", accepted.outcome().getClass().getSimpleName())
+            .put("generation", accepted.outcome().generation());
+        List<FieldDiff> changes = Differ.diff(Values.toJava(after.getSpec()),
+            current == null ? null : Values.toJava(current.getSpec()), ReconcilePolicy.defaults());
+        ArrayNode specChanges = summary.putArray("specChanges");
+        for (FieldDiff c : changes) {
+            ObjectNode n = specChanges.addObject().put("path", c.path().format()).put("kind", c.kind().name());
+            n.set("new", Values.toJson(Values.fromJava(c.desired())));
+            n.set("old", Values.toJson(Values.fromJava(c.observed())));
+        }
+        return new DryRun(current == null ? 201 : 200, out);
+    }
+
+    @Override
+    public DryRunner.DryRun delete(ResourceKey key, String expectedResourceVersion) throws InterruptedException {
+        Resource current = committedCopy(key);
+        WriteAdmission.Refused refused = WriteAdmission.decideDelete(current, key.toString(), expectedResourceVersion);
+        if (refused != null) {
+            throw error(refused.type(), refused.reason(), refused.message(), current == null ? ""
+                : current.getMetadata().getResourceVersion());
+        }
+        return new DryRun(200, (ObjectNode) ResourceJson.toJson(current));
+    }
+
+    /** The newest committed copy of a key, from the resource view once it has caught up with the committed end. */
+    private Resource committedCopy(ResourceKey key) throws InterruptedException {
+        if (!view.ready()) {
+            throw ApiError.unavailable("the resource view is still loading", 1);
+        }
+        view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
+        StoredResource r = view.get(key.toString());
+        return r == null || r.resource().getMetadata().getGeneration() == 0 ? null : r.resource();
+    }
+
+    /** {@code dryRun=All} as Kubernetes spells it; absent means a real write. */
+    static boolean dryRun(Context ctx) {
+        String v = ctx.queryParam("dryRun");
+        if (v == null) {
+            return false;
+        }
+        if (!v.equals("All")) {
+            throw ApiError.badRequest("dryRun must be 'All' or absent");
+        }
+        return true;
+    }
+
+    static PatchType patchType(String contentType) {
+        String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (base.equals(MERGE_PATCH)) {
+            return PatchType.MergePatch;
+        }
+        if (base.equals(JSON_PATCH)) {
+            return PatchType.JsonPatch;
+        }
+        throw ApiError.unsupportedMediaType("Content-Type must be " + MERGE_PATCH + " or " + JSON_PATCH
+            + (contentType == null ? "" : ", got " + contentType));
+    }
+
+    /**
+     * Removes the identity a merge patch may repeat (kind, apiVersion, metadata name, namespace, resourceVersion),
+     * checking it matches the path, and returns its resourceVersion as the precondition.
+     */
+    static String takeIdentity(ResourceKey key, ObjectNode patch) {
+        ResourceJson.desired(key, identityOnly(patch), null);
+        patch.remove("kind");
+        patch.remove("apiVersion");
+        JsonNode meta = patch.get("metadata");
+        if (meta == null || !meta.isObject()) {
+            return null;
+        }
+        ObjectNode m = (ObjectNode) meta;
+        m.remove("name");
+        m.remove("namespace");
+        JsonNode rv = m.remove("resourceVersion");
+        return rv == null || rv.isNull() || rv.asText().isEmpty() ? null : rv.asText();
+    }
+
+    private static ObjectNode identityOnly(ObjectNode patch) {
+        ObjectNode n = JSON.objectNode();
+        n.set("kind", patch.get("kind"));
+        n.set("apiVersion", patch.get("apiVersion"));
+        JsonNode meta = patch.get("metadata");
+        if (meta != null && meta.isObject()) {
+            n.putObject("metadata").set("name", meta.get("name"));
+            ((ObjectNode) n.get("metadata")).set("namespace", meta.get("namespace"));
+        }
+        return n;
+    }
+
+    /** Maps a Conflict or Invalid admission answer to its HTTP error. */
+    static void answerErrors(ReconcileEvent e) {
+        if (e.getType() == EventType.Conflict || e.getType() == EventType.Invalid) {
+            throw error(e.getType(), e.getReason(), e.getMessage(), e.getResourceVersion() == null ? "" : e.getResourceVersion());
+        }
+    }
+
+    /** The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply. */
+    static ApiError error(EventType type, String reason, String message, String currentVersion) {
+        if (type == EventType.Conflict) {
+            return WriteAdmission.ALREADY_EXISTS.equals(reason) ? ApiError.alreadyExists(message)
+                : ApiError.conflict(message, currentVersion);
+        }
+        if (WriteAdmission.NOT_FOUND.equals(reason)) {
+            return ApiError.notFound(message);
+        }
+        return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);
+    }
+
+    private String expectedVersion(Context ctx, JsonNode body) {
+        String expected = ResourceApi.ifMatch(ctx);
+        if (expected == null && body.path("metadata").hasNonNull("resourceVersion")) {
+            expected = body.path("metadata").get("resourceVersion").asText();
+        }
+        return expected;
+    }
+
+    /** The object as stored after the write; the owner may serve a newer version, never an older one. */
+    private JsonNode readBack(Context ctx, ResourceKey key, ReconcileEvent e) {
+        try {
+            return current(ctx, key);
+        } catch (ApiError unavailable) {
+            ObjectNode n = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", key.kind());
+            n.putObject("metadata").put("name", key.name()).put("namespace", key.namespace())
+                .put("resourceVersion", e.getResourceVersion()).put("generation", e.getGeneration());
+            return n;
+        }
+    }
+
+    /** The current object as JSON, through the router (so it works for keys owned elsewhere). */
+    private JsonNode current(Context ctx, ResourceKey key) {
+        String path = "/api/v1/resources/" + key.kind() + "/" + key.namespace() + "/" + key.name();
+        KeyRouter.Outcome o = router.route(key.toString(), path, ctx.header("Authorization"), false);
+        if (o instanceof KeyRouter.Forwarded f) {
+            if (f.status() == 200) {
+                return BodyReader.parse(f.body());
+            }
+            throw new ApiError(f.status(), f.status() == 404 ? "NotFound" : "Upstream", f.bodyText());
+        }
+        ReconcileState st = ((KeyRouter.Local) o).state();
+        if (st == null || st.getResource() == null) {
+            throw ApiError.notFound(key + " does not exist");
+        }
+        return ResourceJson.toJson(st.getResource());
+    }
+
+    static String requestId(Context ctx) {
+        String given = ctx.header("X-Request-Id");
+        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+    }
+
+    private static String trimmed(String s) {
+        return s == null ? null : s.trim();
+    }
+}

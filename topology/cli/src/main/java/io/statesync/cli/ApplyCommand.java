@@ -6,10 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.statesync.cli.internal.ApiClient;
@@ -18,8 +21,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code statesync apply -f file}: creates or replaces every resource document of a YAML or JSON file (YAML may
- * hold many documents separated by {@code ---}; JSON may be one object or an array). Each document is PUT on its
- * own; a conflict on any gives exit code 3, another failure 1. Bulk applies show a progress bar on stderr.
+ * hold many documents separated by {@code ---}; JSON may be one object or an array). Each document is applied on its
+ * own, with its own result; the documents travel in chunks through {@code POST /api/v1/bulk}. A conflict on any
+ * gives exit code 3, another failure 1. Applies of many documents show a progress bar on stderr.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true, description = "Create or replace resources from a YAML or JSON file.")
 public final class ApplyCommand extends ClientCommand {
@@ -32,6 +36,10 @@ public final class ApplyCommand extends ClientCommand {
         static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     }
     private static final int BAR = 30;
+    /** Under the server's default bulk.max.items and http.max.body.bytes, with room for the request's own fields. */
+    private static final int CHUNK_ITEMS = 500;
+    private static final long CHUNK_BYTES = 512 * 1024;
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     @Option(names = {"-f", "--filename"}, required = true, description = "YAML or JSON file; - reads standard input.")
     String file;
@@ -44,47 +52,106 @@ public final class ApplyCommand extends ClientCommand {
     @Override
     int run(ApiClient api) throws IOException {
         List<JsonNode> docs = documents(file);
-        int conflicts = 0;
-        int failures = 0;
-        for (int i = 0; i < docs.size(); i++) {
-            int code = applyOne(api, docs.get(i));
-            conflicts += code == StatesyncCli.EXIT_CONFLICT ? 1 : 0;
-            failures += code == StatesyncCli.EXIT_ERROR ? 1 : 0;
-            progress(i + 1, docs.size());
+        Tally tally = new Tally();
+        List<JsonNode> valid = new ArrayList<>();
+        for (JsonNode doc : docs) {
+            if (identify(doc) == null) {
+                err().println("error: a document needs kind and metadata.name: " + abbreviate(doc.toString()));
+                tally.failures++;
+            } else {
+                valid.add(doc);
+            }
+        }
+        int done = tally.failures;
+        for (List<JsonNode> chunk : chunks(valid)) {
+            applyChunk(api, chunk, tally);
+            done += chunk.size();
+            progress(done, docs.size());
         }
         if (docs.size() > 1) {
-            out().println(docs.size() + " documents: " + (docs.size() - conflicts - failures) + " applied, "
-                + conflicts + " conflicts, " + failures + " failed");
-            out().flush();
+            out().println(docs.size() + " documents: " + (docs.size() - tally.conflicts - tally.failures) + " applied, "
+                + tally.conflicts + " conflicts, " + tally.failures + " failed");
         }
-        return failures > 0 ? StatesyncCli.EXIT_ERROR : conflicts > 0 ? StatesyncCli.EXIT_CONFLICT : StatesyncCli.EXIT_OK;
+        out().flush();
+        err().flush();
+        return tally.failures > 0 ? StatesyncCli.EXIT_ERROR : tally.conflicts > 0 ? StatesyncCli.EXIT_CONFLICT : StatesyncCli.EXIT_OK;
     }
 
-    private int applyOne(ApiClient api, JsonNode doc) throws IOException {
+    private static final class Tally {
+        int conflicts;
+        int failures;
+    }
+
+    /** The document's key, with its namespace defaulted into it; null when it has no kind or name. */
+    private static String identify(JsonNode doc) {
         if (!doc.isObject() || !doc.hasNonNull("kind") || !doc.path("metadata").hasNonNull("name")) {
-            err().println("error: a document needs kind and metadata.name: " + abbreviate(doc.toString()));
-            err().flush();
-            return StatesyncCli.EXIT_ERROR;
+            return null;
         }
         String ns = doc.path("metadata").path("namespace").asText("default");
         ((ObjectNode) doc.get("metadata")).put("namespace", ns);
-        String key = doc.get("kind").asText() + "/" + ns + "/" + doc.path("metadata").path("name").asText();
-        ApiClient.Response r = api.put(ApiClient.resourcePath(key), doc);
-        if (!r.ok()) {
-            return fail("apply " + key, r);
-        }
-        if (noProgress || !bulk) {
-            out().println(key + " " + verb(r));
-            out().flush();
-        }
-        return StatesyncCli.EXIT_OK;
+        return doc.get("kind").asText() + "/" + ns + "/" + doc.path("metadata").path("name").asText();
     }
 
-    private static String verb(ApiClient.Response r) {
-        if (r.status() == 201) {
-            return "created";
+    /** Consecutive runs of documents that fit one bulk request by count and by size. */
+    static List<List<JsonNode>> chunks(List<JsonNode> docs) {
+        List<List<JsonNode>> out = new ArrayList<>();
+        List<JsonNode> current = new ArrayList<>();
+        long bytes = 0;
+        for (JsonNode doc : docs) {
+            long size = doc.toString().length() + 32L;
+            if (!current.isEmpty() && (current.size() == CHUNK_ITEMS || bytes + size > CHUNK_BYTES)) {
+                out.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(doc);
+            bytes += size;
         }
-        return "configured";
+        if (!current.isEmpty()) {
+            out.add(current);
+        }
+        return out;
+    }
+
+    /** One bulk request; a chunk the server finds too large is split in two and sent again. */
+    private void applyChunk(ApiClient api, List<JsonNode> chunk, Tally tally) throws IOException {
+        ObjectNode body = JSON.objectNode().put("apiVersion", "statesync.io/v1").put("kind", "BulkWrite");
+        ArrayNode items = body.putArray("items");
+        chunk.forEach(doc -> items.addObject().put("op", "put").set("object", doc));
+        ApiClient.Response r = api.send("POST", "/api/v1/bulk", body.toString(), "application/json", Map.of());
+        if (r.status() == 413 && chunk.size() > 1) {
+            applyChunk(api, chunk.subList(0, chunk.size() / 2), tally);
+            applyChunk(api, chunk.subList(chunk.size() / 2, chunk.size()), tally);
+            return;
+        }
+        if (!r.ok() || r.json() == null || !r.json().path("items").isArray()) {
+            for (JsonNode doc : chunk) {
+                fail("apply " + identify(doc), r);
+                tally.failures++;
+            }
+            return;
+        }
+        for (JsonNode result : r.json().get("items")) {
+            report(result, tally);
+        }
+    }
+
+    private void report(JsonNode result, Tally tally) {
+        String key = result.path("key").asText();
+        int code = result.path("code").asInt();
+        if (code >= 200 && code < 300) {
+            if (noProgress || !bulk) {
+                out().println(key + " " + (code == 201 ? "created" : "configured"));
+            }
+            return;
+        }
+        JsonNode error = result.path("error");
+        err().println("error: apply " + key + ": " + error.path("reason").asText() + ": " + error.path("message").asText());
+        if (code == 409) {
+            tally.conflicts++;
+        } else {
+            tally.failures++;
+        }
     }
 
     /** Every document of a YAML file or a JSON object/array; JSON is YAML, so one parser reads both. */

@@ -55,7 +55,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String HTTP_MAX_BODY_BYTES = "http.max.body.bytes";
     public static final String APPLICATION_SERVER = "application.server";
     public static final String ADMISSION_TIMEOUT_MS = "admission.timeout.ms";
-    public static final String ADMISSION_COMMIT_ON_REQUEST = "admission.commit.on.request";
+    public static final String ADMISSION_COMMIT_INTERVAL_MS = "admission.commit.interval.ms";
     public static final String BULK_MAX_ITEMS = "bulk.max.items";
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
@@ -281,9 +281,11 @@ public final class AppConfig extends AbstractConfig {
                 "host:port other instances use to reach this one's REST API (Kafka Streams application.server). Empty: http.host:http.port.")
             .define(ADMISSION_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM,
                 "How long a REST write waits for its admission event before answering 504.")
-            .define(ADMISSION_COMMIT_ON_REQUEST, Type.BOOLEAN, true, Importance.MEDIUM,
-                "Whether admission asks Kafka Streams to commit as soon as it has processed a write that a REST caller "
-                    + "awaits, instead of waiting out commit.interval.ms. Writes that arrive straight on Kafka keep the interval.")
+            .define(ADMISSION_COMMIT_INTERVAL_MS, Type.LONG, 10L, Range.between(0, 600_000), Importance.MEDIUM,
+                "While REST callers await writes, admission asks Kafka Streams to commit at most this often instead of "
+                    + "waiting out commit.interval.ms, so an awaited answer is not held back by the interval. Writes that "
+                    + "arrive straight on Kafka keep commit.interval.ms. 0 turns commits on request off. When on, Kafka "
+                    + "Streams' poll.ms defaults to this value (at most 100).")
             .define(BULK_MAX_ITEMS, Type.INT, 1_000, Range.between(1, 100_000), Importance.LOW,
                 "The most documents one bulk write request (POST /api/v1/bulk) may carry.")
             .define(AUTH_TOKENS, Type.PASSWORD, null, Importance.HIGH,

@@ -10,6 +10,12 @@ public final class StatesyncHeaders {
 
     /** Set by writers on statesync.desired; copied onto the admission event that answers it. */
     public static final String REQUEST_ID = "statesync.request.id";
+    /**
+     * Set by a writer that awaits the answer on the last record it writes to a partition for now: admission then asks
+     * for a commit instead of letting the answer wait for commit.interval.ms. A bulk write marks one record per
+     * partition, so its documents share one transaction.
+     */
+    public static final String COMMIT_REQUESTED = "statesync.commit.requested";
     /** CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion). */
     public static final String EXPECTED_RESOURCE_VERSION = "statesync.expected.resource.version";
 

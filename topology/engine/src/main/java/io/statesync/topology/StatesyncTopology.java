@@ -157,6 +157,11 @@ public final class StatesyncTopology {
         Properties props = new Properties();
         props.putAll(p);
         batchUnderExactlyOnce(props);
+        long commitGap = config.getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
+        if (commitGap > 0 && !props.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
+            // A commit that admission asks for while the stream thread blocks in poll waits until the poll ends.
+            props.put(StreamsConfig.POLL_MS_CONFIG, Math.min(100L, commitGap));
+        }
         return props;
     }
 }

@@ -22,7 +22,10 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
-    private boolean commitOnRequest;
+    /** Zero when commits on request are off. */
+    private long commitGapMs;
+    private long lastCommitRequestMs;
+    private boolean awaitedSinceCommitRequest;
 
     public AdmissionProcessor(TopologyContext ctx) {
         this.ctx = ctx;
@@ -34,7 +37,10 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        this.commitOnRequest = ctx.config().getBoolean(AppConfig.ADMISSION_COMMIT_ON_REQUEST);
+        this.commitGapMs = ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
+        if (commitGapMs > 0) {
+            context.schedule(Duration.ofMillis(commitGapMs), PunctuationType.WALL_CLOCK_TIME, this::commitAwaitedWrites);
+        }
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
         if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
@@ -54,23 +60,44 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
             engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, output);
-            requestCommitIfAwaited(requestId);
+            requestCommitIfAsked(record);
             return;
         }
         InputDecoder.Ok<DesiredState> ok = (InputDecoder.Ok<DesiredState>) result;
         String deleteExpected = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.EXPECTED_RESOURCE_VERSION);
         engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(), requestId, deleteExpected,
             record.timestamp()), now, output);
-        requestCommitIfAwaited(requestId);
+        requestCommitIfAsked(record);
     }
 
     /**
-     * A caller waits for this write's answer, which read_committed readers see only once the transaction commits:
-     * asking for the commit now ends the transaction after this poll loop instead of after commit.interval.ms.
+     * A caller waits for this write's answer, which read_committed readers see only once the transaction commits. The
+     * writer marks the last record it awaits on a partition; the first such record after a quiet spell asks for the
+     * commit at once, so the transaction ends after this poll loop, and within admission.commit.interval.ms of that
+     * request the punctuator asks instead. Every commit blocks the stream thread and halves its next batch, so a
+     * commit asked for per record would cut the throughput of many concurrent writes.
      */
-    private void requestCommitIfAwaited(String requestId) {
-        if (requestId != null && commitOnRequest) {
-            context.commit();
+    private void requestCommitIfAsked(Record<byte[], byte[]> record) {
+        if (commitGapMs == 0 || record.headers().lastHeader(StatesyncHeaders.COMMIT_REQUESTED) == null) {
+            return;
         }
+        long now = context.currentSystemTimeMs();
+        if (now - lastCommitRequestMs >= commitGapMs) {
+            requestCommit(now);
+        } else {
+            awaitedSinceCommitRequest = true;
+        }
+    }
+
+    private void commitAwaitedWrites(long now) {
+        if (awaitedSinceCommitRequest) {
+            requestCommit(now);
+        }
+    }
+
+    private void requestCommit(long now) {
+        context.commit();
+        lastCommitRequestMs = now;
+        awaitedSinceCommitRequest = false;
     }
 }

@@ -1,9 +1,12 @@
 package io.statesync.rest.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -26,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -139,11 +143,17 @@ public final class AdmissionClient implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs());
         List<CompletableFuture<ReconcileEvent>> answers = new ArrayList<>(writes.size());
         try {
-            for (Submission w : writes) {
+            boolean[] lastOnPartition = lastOnPartition(writes);
+            for (int i = 0; i < writes.size(); i++) {
+                Submission w = writes.get(i);
                 CompletableFuture<ReconcileEvent> answer = new CompletableFuture<>();
                 pending.put(w.requestId(), answer);
                 answers.add(answer);
-                producer.send(record(w), (md, e) -> {
+                ProducerRecord<String, byte[]> rec = record(w);
+                if (lastOnPartition[i]) {
+                    rec.headers().add(StatesyncHeaders.COMMIT_REQUESTED, new byte[0]);
+                }
+                producer.send(rec, (md, e) -> {
                     if (e != null) {
                         answer.completeExceptionally(e);
                     }
@@ -157,6 +167,22 @@ public final class AdmissionClient implements AutoCloseable {
         } finally {
             writes.forEach(w -> pending.remove(w.requestId()));
         }
+    }
+
+    /** Which writes are the last of this batch on their partition, as the producer's default partitioner places keys. */
+    private boolean[] lastOnPartition(List<Submission> writes) {
+        boolean[] last = new boolean[writes.size()];
+        if (writes.size() == 1) {
+            last[0] = true;
+            return last;
+        }
+        int partitions = producer.partitionsFor(topics.desired()).size();
+        Set<Integer> seen = new HashSet<>();
+        for (int i = writes.size() - 1; i >= 0; i--) {
+            byte[] key = writes.get(i).key().getBytes(StandardCharsets.UTF_8);
+            last[i] = seen.add(Utils.toPositive(Utils.murmur2(key)) % partitions);
+        }
+        return last;
     }
 
     private ProducerRecord<String, byte[]> record(Submission w) {

@@ -33,12 +33,22 @@ public final class OpenApiDocument {
         new Operation("GET", RES, "Read one resource; ETag is its resourceVersion. ?resourceVersion=X or If-None-Match: \"X\" "
             + "(304 while X is current) never returns an older version; ?consistency=owner reads the key's owner.", false,
             List.of(200, 304, 400, 404, 503)),
-        new Operation("PUT", RES, "Create or replace through admission; metadata.resourceVersion or If-Match makes it conditional.",
+        new Operation("PUT", RES, "Create or replace through admission; metadata.resourceVersion or If-Match makes it "
+            + "conditional, If-None-Match: * makes it create-only (409 AlreadyExists); ?dryRun=All writes nothing.",
             true, List.of(200, 201, 400, 409, 413, 415, 503, 504)),
-        new Operation("PATCH", RES, "JSON merge patch (application/merge-patch+json) of spec and metadata labels, annotations, finalizers.",
-            true, List.of(200, 400, 404, 409, 413, 415, 503, 504)),
-        new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional.",
-            true, List.of(200, 400, 404, 409, 503, 504)),
+        new Operation("POST", "/api/v1/resources/{kind}/{namespace}", "Create only, with the name in metadata.name: 409 "
+            + "AlreadyExists when it exists; ?dryRun=All writes nothing.", true, List.of(201, 400, 409, 413, 415, 503, 504)),
+        new Operation("PATCH", RES, "Patch applied by admission to the stored object: JSON merge patch "
+            + "(application/merge-patch+json) or JSON patch (application/json-patch+json) of spec and metadata labels, "
+            + "annotations, finalizers. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
+            + "422 when a JSON patch does not apply; ?dryRun=All writes nothing.",
+            true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
+        new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional; "
+            + "?dryRun=All writes nothing.", true, List.of(200, 400, 404, 409, 503, 504)),
+        new Operation("POST", "/api/v1/bulk", "Many writes in one request: {kind: BulkWrite, items: [{op: put|create|patch|delete, "
+            + "object, patch, patchType: merge|json}]}, at most bulk.max.items. Each item has its own precondition "
+            + "(object.metadata.resourceVersion) and its own result {index, key, code, reason, object | error}; partial "
+            + "success is normal. ?dryRun=All writes nothing.", true, List.of(200, 400, 413, 415, 503)),
         new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state.", false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
@@ -88,10 +98,11 @@ public final class OpenApiDocument {
             case 304 -> "Not Modified: the If-None-Match version is current";
             case 400 -> "Bad JSON, a bad field or a bad parameter";
             case 404 -> "No such resource";
-            case 409 -> "resourceVersion precondition failed; the body carries the current one";
+            case 409 -> "resourceVersion precondition failed (the body carries the current one), or AlreadyExists";
             case 410 -> "The position is too old; list again";
             case 413 -> "Body larger than http.max.body.bytes";
             case 415 -> "Wrong Content-Type";
+            case 422 -> "The patch does not apply to the stored object (a failing test, a missing path)";
             case 503 -> "Not ready or stores migrating; see Retry-After";
             case 504 -> "No admission answer in time; the write may still apply";
             default -> "See message";

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * A position in statesync.resources: for each partition, the offset of the next record to read. Lists return
  * it as {@code metadata.resourceVersion} and watches resume from it. The token is opaque to clients:
  * base64url of {@code {"v":1,"o":[offset of partition 0, ...]}}, so that its form may change later under a new
- * {@code v}.
+ * {@code v}. A watch event's id is a {@link WatchCursor}, which adds a key to a position under {@code "v":2}.
  */
 public final class WatchPosition {
 
@@ -50,14 +50,27 @@ public final class WatchPosition {
         return new WatchPosition(next);
     }
 
-    public String encode() {
-        ObjectNode n = MAPPER.createObjectNode();
-        n.put("v", VERSION);
-        ArrayNode o = n.putArray("o");
-        for (long off : offsets) {
-            o.add(off);
+    /** Per partition the later of this position and {@code other} (of the same partitions). */
+    public WatchPosition merge(long[] other) {
+        long[] next = offsets.clone();
+        for (int p = 0; p < next.length && p < other.length; p++) {
+            next[p] = Math.max(next[p], other[p]);
         }
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+        return new WatchPosition(next);
+    }
+
+    /** Whether this position is at or after {@code other} in every partition both have. */
+    public boolean covers(WatchPosition other) {
+        for (int p = 0; p < offsets.length && p < other.offsets.length; p++) {
+            if (offsets[p] < other.offsets[p]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public String encode() {
+        return base64(toJson(VERSION));
     }
 
     /**
@@ -66,30 +79,62 @@ public final class WatchPosition {
      * @throws IllegalArgumentException when the text is not a token of this version (the REST API answers 400)
      */
     public static WatchPosition decode(String token) {
+        JsonNode n = readToken(token);
+        if (n.path("v").asInt(-1) != VERSION) {
+            throw notAPosition(token, null);
+        }
+        return new WatchPosition(offsets(n, token));
+    }
+
+    /** The JSON object inside a token of any version, which carries {@code v}. */
+    static JsonNode readToken(String token) {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("empty position");
         }
         try {
             JsonNode n = MAPPER.readTree(Base64.getUrlDecoder().decode(token.trim()));
-            if (n == null || n.path("v").asInt(-1) != VERSION || !n.path("o").isArray()) {
-                throw new IllegalArgumentException("not a statesync watch position: " + abbreviate(token));
+            if (n == null || !n.isObject()) {
+                throw notAPosition(token, null);
             }
-            long[] offsets = new long[n.get("o").size()];
-            for (int i = 0; i < offsets.length; i++) {
-                JsonNode o = n.get("o").get(i);
-                if (!o.canConvertToLong()) {
-                    throw new IllegalArgumentException("not a statesync watch position: " + abbreviate(token));
-                }
-                offsets[i] = o.asLong();
-            }
-            return new WatchPosition(offsets);
+            return n;
         } catch (java.io.IOException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null
-                && iae.getMessage().startsWith("not a statesync")) {
-                throw iae;
-            }
-            throw new IllegalArgumentException("not a statesync watch position: " + abbreviate(token), e);
+            throw notAPosition(token, e);
         }
+    }
+
+    /** The offsets under {@code o} of a token's JSON: whole numbers, none negative. */
+    static long[] offsets(JsonNode n, String token) {
+        JsonNode o = n.path("o");
+        if (!o.isArray()) {
+            throw notAPosition(token, null);
+        }
+        long[] offsets = new long[o.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            if (!o.get(i).canConvertToLong() || !o.get(i).isIntegralNumber() || o.get(i).asLong() < 0) {
+                throw notAPosition(token, null);
+            }
+            offsets[i] = o.get(i).asLong();
+        }
+        return offsets;
+    }
+
+    /** The JSON of a token of version {@code version}, with this position's offsets under {@code o}. */
+    ObjectNode toJson(int version) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("v", version);
+        ArrayNode o = n.putArray("o");
+        for (long off : offsets) {
+            o.add(off);
+        }
+        return n;
+    }
+
+    static String base64(ObjectNode json) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(json.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static IllegalArgumentException notAPosition(String token, Exception cause) {
+        return new IllegalArgumentException("not a statesync watch position: " + abbreviate(token), cause);
     }
 
     private static String abbreviate(String s) {

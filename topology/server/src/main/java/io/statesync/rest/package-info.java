@@ -24,8 +24,11 @@
  *       page of a paginated list carries the first page's position, so a watch from it may repeat a change already seen
  *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end
  *       of the topic, so it shows writes accepted before it.</li>
- *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is the position after it, so resuming from the last
- *       id gives no gap and no duplicate. A position that cannot be replayed is 410 Gone, and the client re-lists: one
+ *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is a cursor just after it
+ *       ({@link io.statesync.rest.WatchCursor}: a position, and during the initial events the last key sent), so
+ *       resuming from the last id, as {@code resourceVersion} or {@code Last-Event-ID}, gives no gap and no duplicate.
+ *       The first BOOKMARK of a watch ends its initial events ({@code k8s.io/initial-events-end}). A position that
+ *       cannot be replayed is 410 Gone, and the client re-lists: one
  *       too old (before the log start offset, or before this instance's change ring of
  *       {@value io.statesync.view.ResourceView#RING_CAPACITY} changes), of another partition count, or a token
  *       that does not decode. A filtered watch sees an object that starts matching as ADDED and one that stops matching

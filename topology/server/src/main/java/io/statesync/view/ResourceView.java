@@ -59,6 +59,10 @@ public final class ResourceView implements AutoCloseable {
     public record Batch(List<Change> changes, long nextSeq, long[] positionAfter, boolean evicted) {
     }
 
+    /** See {@link #startWatch}. */
+    public record WatchStart(String replayProblem, long firstSeq, long nextSeq, long[] position, List<StoredResource> items) {
+    }
+
     /** A page of a list; {@code nextKey} is null on the last page. */
     public record Page(List<StoredResource> items, long[] position, String nextKey) {
     }
@@ -150,21 +154,20 @@ public final class ResourceView implements AutoCloseable {
         }
     }
 
-    /** Why this view cannot replay from {@code from}, or null when it can (then {@link #firstSeq} starts the replay). */
-    public String replayProblem(long[] from) {
+    /**
+     * Where a watch starts, taken at one instant: why {@code from} (per-partition offsets) cannot be replayed, or null
+     * (also when {@code from} is null); the oldest change in the ring and the number of the next one; the position;
+     * and, when {@code list} is set, the current resources matching {@code filter} after {@code afterKey} (all when
+     * null) in key order. A watch replays the ring from {@code firstSeq} up to {@code nextSeq}, sends those resources,
+     * and then follows the ring from {@code nextSeq} on: taken together, nothing falls between the three.
+     */
+    public WatchStart startWatch(long[] from, Predicate<StoredResource> filter, String afterKey, boolean list) {
         lock.lock();
         try {
-            return ring.replayProblem(from, topic);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The sequence number to start a replay from: the oldest change still in the ring. */
-    public long firstSeq() {
-        lock.lock();
-        try {
-            return ring.firstSeq();
+            String problem = from == null ? null : ring.replayProblem(from, topic);
+            List<StoredResource> items = list && problem == null
+                ? index.page(filter, afterKey, Integer.MAX_VALUE, null).items() : List.of();
+            return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), items);
         } finally {
             lock.unlock();
         }

@@ -3,16 +3,23 @@ package io.statesync.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.cli.internal.ApiClient;
+import io.statesync.rest.ResourceRecords;
+import io.statesync.rest.WatchPosition;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
@@ -33,6 +40,7 @@ class CliIT {
     private static final String TOKEN = "cli-" + UUID.randomUUID();
     private static StatesyncApp app;
     private static String server;
+    private static Map<String, Object> config;
 
     record Run(int exit, String out, String err) {
     }
@@ -51,6 +59,7 @@ class CliIT {
         p.put(AppConfig.HTTP_PORT, 0);
         p.put(AppConfig.STATE_DIR, Files.createTempDirectory("statesync-cli-it").toString());
         p.put(AppConfig.AUTH_TOKENS, TOKEN + ":writer");
+        config = p;
         app = new StatesyncApp(new AppConfig(p));
         app.start();
         server = "http://127.0.0.1:" + app.httpPort();
@@ -65,18 +74,23 @@ class CliIT {
     }
 
     private static Run cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = cli(out, err, args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    /** Runs a command writing to {@code out} and {@code err}, which another thread may read while it runs. */
+    static int cli(Writer out, Writer err, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         if (all.size() > 0 && !all.contains("--server")) {
             int at = all.get(0).equals("kinds") ? 2 : 1;
             all.addAll(at, List.of("--server", server, "--token", TOKEN));
         }
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         CommandLine cl = StatesyncCli.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute(all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+        return cl.execute(all.toArray(String[]::new));
     }
 
     private static Path yaml(Path dir, String text) throws IOException {
@@ -162,5 +176,116 @@ class CliIT {
         assertThat(get.exit()).as(get.err()).isZero();
         assertThat(get.out()).contains("\"maxAttempts\" : 4");
         assertThat(cli("kinds", "get").out()).contains(kind);
+    }
+
+    /**
+     * The watch keeps going through dropped connections and a server outage (a relay in front of the server is cut,
+     * then stops listening and comes back), and prints every change exactly once.
+     */
+    @Test
+    void shouldReconnectAfterDroppedConnectionsAndAnOutageAndPrintEveryChangeExactlyOnce() throws Exception {
+        String ns = "rc-" + UUID.randomUUID().toString().substring(0, 6);
+        ApiClient api = new ApiClient(server, TOKEN);
+        for (int i = 0; i < 5; i++) {
+            write(api, ns, "o" + i, 0);
+        }
+        ClosableOutput out = new ClosableOutput();
+        StringWriter err = new StringWriter();
+        try (TcpProxy proxy = new TcpProxy(app.httpPort())) {
+            int[] exit = {-1};
+            Thread watch = new Thread(() -> exit[0] = cli(out, err, "watch", "-n", ns, "-o", "json", "--server", proxy.url(),
+                "--token", TOKEN, "--timeout", "300"), "cli-watch");
+            watch.setDaemon(true);
+            watch.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().lines().count() >= 5);
+            writeAll(api, ns, 1, "o0", "o1", "o2", "o3", "o4");
+            proxy.cut();
+            writeAll(api, ns, 2, "o0", "o1", "o2", "o5");
+            proxy.stop();
+            writeAll(api, ns, 3, "o3", "o6");
+            assertThat(api.delete(ApiClient.resourcePath("WebApp/" + ns + "/o4"), null).status()).isEqualTo(200);
+            // The drop after the cut, the drop when the relay stopped, and at least one refused attempt after it.
+            await().atMost(Duration.ofSeconds(30)).until(() -> err.toString().split("reconnecting in", -1).length > 3);
+            proxy.start();
+            writeAll(api, ns, 4, "o0", "o7");
+            assertThat(api.delete(ApiClient.resourcePath("WebApp/" + ns + "/o1"), null).status()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> new WatchOutput(out.toString()).held().equals(listed(api, ns)));
+            Thread.sleep(1_000);
+            assertThat(proxy.accepted()).as("it reconnected").isGreaterThanOrEqualTo(3);
+            assertThat(err.toString()).contains("reconnecting in").doesNotContain("re-listed");
+            new WatchOutput(out.toString()).assertEveryChangeOnce(
+                ResourceRecords.after(new AppConfig(config), new long[3], ns), List.of("/o5", "/o6", "/o7"));
+            // The watch ends when its output fails, at the next event it prints.
+            out.close();
+            write(api, ns, "o0", 5);
+            watch.join(30_000);
+            assertThat(watch.isAlive()).as("the watch stops once its output is closed; stderr:%n%s", err).isFalse();
+            assertThat(exit[0]).isZero();
+        }
+    }
+
+    /** A writer whose content can be read while it is written, and which fails every write once closed. */
+    private static final class ClosableOutput extends Writer {
+        private final StringBuffer text = new StringBuffer();
+        private volatile boolean closed;
+
+        @Override
+        public void write(char[] buf, int off, int len) throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            text.append(buf, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+        @Override
+        public String toString() {
+            return text.toString();
+        }
+    }
+
+    @Test
+    void shouldStartAgainFromTheCurrentObjectsAndSaySoWhenThePositionIsGone() throws Exception {
+        String ns = "gone-" + UUID.randomUUID().toString().substring(0, 6);
+        write(new ApiClient(server, TOKEN), ns, "kept", 0);
+        String otherPartitionCount = new WatchPosition(new long[] {0, 0}).encode();
+        Run watch = cli("watch", "-n", ns, "--resource-version", otherPartitionCount, "--max-events", "1", "--timeout", "20");
+        assertThat(watch.exit()).as(watch.err()).isZero();
+        assertThat(watch.err()).contains("re-listed").contains("410");
+        assertThat(watch.out()).startsWith("ADDED").contains("WebApp/" + ns + "/kept");
+    }
+
+    private static void writeAll(ApiClient api, String ns, int n, String... names) throws IOException {
+        for (String name : names) {
+            write(api, ns, name, n);
+        }
+    }
+
+    private static void write(ApiClient api, String ns, String name, int n) throws IOException {
+        ObjectNode body = new ObjectMapper().createObjectNode();
+        body.putObject("spec").put("n", n);
+        assertThat(api.put(ApiClient.resourcePath("WebApp/" + ns + "/" + name), body).status()).isIn(200, 201);
+    }
+
+    private static Map<String, String> listed(ApiClient api, String ns) throws IOException {
+        Map<String, String> held = new TreeMap<>();
+        for (JsonNode item : api.get("/api/v1/resources?limit=5000&namespace=" + ns).json().path("items")) {
+            JsonNode m = item.path("metadata");
+            held.put(item.path("kind").asText() + "/" + m.path("namespace").asText() + "/" + m.path("name").asText(),
+                m.path("resourceVersion").asText());
+        }
+        return held;
     }
 }

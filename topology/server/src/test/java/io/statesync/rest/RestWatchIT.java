@@ -24,21 +24,16 @@ import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.TopicNames;
-import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -143,7 +138,7 @@ class RestWatchIT {
         }
         String position = json(app.get("/api/v1/resources?namespace=" + ns)).path("metadata").path("resourceVersion").asText();
         writeChanges(ns);
-        List<ConsumerRecord<String, Resource>> truth = recordsAfter(WatchPosition.decode(position), ns);
+        List<ConsumerRecord<String, Resource>> truth = ResourceRecords.after(new AppConfig(config), WatchPosition.decode(position).offsets(), ns);
         assertThat(truth.size()).isGreaterThanOrEqualTo(KEYS * UPDATES_PER_KEY);
 
         List<SseClient.Event> seen = new ArrayList<>();
@@ -412,32 +407,5 @@ class RestWatchIT {
             assertThat(w.status).as(String.valueOf(w.errorBody)).isEqualTo(410);
             assertThat(RestTestApp.JSON.readTree(w.errorBody).path("reason").asText()).isEqualTo("Gone");
         }
-    }
-
-    /** The records of the resources topic after {@code from}, of one namespace, read_committed, up to the end. */
-    private static List<ConsumerRecord<String, Resource>> recordsAfter(WatchPosition from, String ns) {
-        TopologySerdes serdes = new TopologySerdes(new AppConfig(config));
-        String topic = new TopicNames(app.prefix).resources();
-        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<ConsumerRecord<String, Resource>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = new ArrayList<>();
-            for (int p = 0; p < from.partitions(); p++) {
-                parts.add(new TopicPartition(topic, p));
-            }
-            c.assign(parts);
-            parts.forEach(tp -> c.seek(tp, from.offset(tp.partition())));
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    Resource v = r.value() == null ? null : serdes.resource().deserializer().deserialize(topic, r.headers(), r.value());
-                    if (r.key().contains("/" + ns + "/")) {
-                        out.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(), v));
-                    }
-                }
-            }
-        }
-        return out;
     }
 }

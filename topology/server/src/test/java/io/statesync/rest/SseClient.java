@@ -42,10 +42,14 @@ final class SseClient implements AutoCloseable {
         t.start();
     }
 
-    static SseClient open(String base, String pathAndQuery, String token) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).header("Authorization", "Bearer " + token)
-            .header("Accept", "text/event-stream").GET().build();
-        return new SseClient(HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofInputStream()));
+    /** {@code headers} are name, value pairs. */
+    static SseClient open(String base, String pathAndQuery, String token, String... headers) throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).header("Authorization", "Bearer " + token)
+            .header("Accept", "text/event-stream");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            req.header(headers[i], headers[i + 1]);
+        }
+        return new SseClient(HttpClient.newHttpClient().send(req.GET().build(), HttpResponse.BodyHandlers.ofInputStream()));
     }
 
     private void read() {

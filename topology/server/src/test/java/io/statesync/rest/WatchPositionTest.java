@@ -27,6 +27,16 @@ class WatchPositionTest {
     }
 
     @Test
+    void shouldMergeToTheLaterOffsetOfEachPartitionAndCoverOnlyWhenNoPartitionIsBehind() {
+        WatchPosition p = new WatchPosition(new long[] {5, 9});
+        assertThat(p.merge(new long[] {7, 2}).offsets()).containsExactly(7, 9);
+        assertThat(p.covers(new WatchPosition(new long[] {5, 9}))).isTrue();
+        assertThat(p.covers(new WatchPosition(new long[] {4, 1}))).isTrue();
+        assertThat(p.covers(new WatchPosition(new long[] {6, 1}))).isFalse();
+        assertThat(p.covers(new WatchPosition(new long[] {0, 10}))).isFalse();
+    }
+
+    @Test
     void shouldRejectTextThatIsNotAToken() {
         assertThatThrownBy(() -> WatchPosition.decode("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> WatchPosition.decode("12345")).isInstanceOf(IllegalArgumentException.class);

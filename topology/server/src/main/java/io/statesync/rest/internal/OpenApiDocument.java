@@ -53,7 +53,8 @@ public final class OpenApiDocument {
         new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
         new Operation("GET", "/api/v1/watch", "Server-Sent Events: ADDED, MODIFIED, DELETED, BOOKMARK from resourceVersion "
-            + "(a list's position or an event id); 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
+            + "or the Last-Event-ID header (a list's position or an event id; 400 when both are sent and differ); every id "
+            + "resumes just after its event; 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
         new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
         new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
         new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)));

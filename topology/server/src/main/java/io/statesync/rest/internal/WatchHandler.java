@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
+import io.statesync.rest.WatchCursor;
 import io.statesync.rest.WatchPosition;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
@@ -29,11 +30,13 @@ import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 /**
  * {@code GET /api/v1/watch}: a Server-Sent Events stream of ADDED, MODIFIED, DELETED and BOOKMARK events.
  *
- * <p>Each event's SSE {@code id} is the position just after it, so a client resumes with the last id it saw
- * (as {@code resourceVersion}) and gets neither a gap nor a duplicate. Without {@code resourceVersion} the stream
- * starts with an ADDED event per current object. A position that cannot be replayed is answered 410 Gone, so the
- * client re-lists, as Kubernetes clients do: one before the log start of statesync.resources, older than this
- * instance's change ring, of another partition count, or one that does not decode at all.
+ * <p>Each event's SSE {@code id} is a {@link WatchCursor} just after it, so a client resumes with the last id it saw
+ * (as {@code resourceVersion}, or the {@code Last-Event-ID} header) and gets neither a gap nor a duplicate, also when
+ * it was cut off during the initial events. Without a position the stream starts with an ADDED event per current
+ * object in key order, each id naming its key; a BOOKMARK annotated {@code k8s.io/initial-events-end} ends the
+ * initial events of every watch. A position that cannot be replayed is answered 410 Gone, so the client re-lists, as
+ * Kubernetes clients do: one before the log start of statesync.resources, older than this instance's change ring,
+ * of another partition count, or one that does not decode at all.
  *
  * <p>As in Kubernetes, a filtered watch sees an object that stops matching as DELETED and one that starts matching
  * as ADDED.
@@ -51,6 +54,13 @@ public final class WatchHandler {
     private static final long HEARTBEAT_MS = 10_000;
     private static final int BATCH = 500;
     private static final byte[] EVENT_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
+    /** The header an EventSource sends with the last id it received when it reconnects. */
+    static final String LAST_EVENT_ID = "Last-Event-ID";
+    /** The annotation of the BOOKMARK that ends the initial events, as in Kubernetes. */
+    public static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+    private static final String RELIST = "; list again and watch from the list's resourceVersion";
+    /** How long a cursor ahead of this instance's view waits for the view, as a list waits for the committed end. */
+    private static final Duration AHEAD_WAIT = Duration.ofSeconds(5);
 
     private final AppConfig config;
     private final ResourceView view;
@@ -92,35 +102,75 @@ public final class WatchHandler {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        String rv = ctx.queryParam("resourceVersion");
         long deadline = deadline(ctx.queryParam("timeoutSeconds"));
-        ResourceView.Page snapshot = null;
-        WatchPosition from;
-        long firstSeq;
-        if (rv == null || rv.isBlank()) {
-            snapshot = view.list(filter, null, Integer.MAX_VALUE);
-            from = new WatchPosition(snapshot.position());
-            firstSeq = view.firstSeq();
-        } else {
-            // The cursor is taken before the position is checked, so an eviction in between shows up as evicted.
-            firstSeq = view.firstSeq();
-            from = position(rv);
-        }
-        Stream stream = new Stream(ctx, filter, from, firstSeq);
+        WatchCursor from = cursor(ctx.queryParam("resourceVersion"), ctx.header(LAST_EVENT_ID));
+        ResourceView.WatchStart start = start(from, filter);
+        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position());
         active.add(stream);
         try {
             stream.open();
-            if (snapshot != null) {
-                for (StoredResource r : snapshot.items()) {
-                    stream.send("ADDED", r, from);
-                }
+            if (stream.initialEvents(from, start)) {
+                stream.run(deadline);
             }
-            stream.run(deadline);
         } catch (IOException e) {
             // The client went away, or the watchdog cut it off; either way this stream is over.
         } finally {
             active.remove(stream);
         }
+    }
+
+    /**
+     * Where the client resumes: {@code resourceVersion}, else the {@code Last-Event-ID} an EventSource sends when it
+     * reconnects; null for neither. Both may be sent only when they agree: which one the client meant is not for the
+     * server to guess, and either guess would silently repeat or skip events.
+     */
+    static WatchCursor cursor(String resourceVersion, String lastEventId) {
+        String rv = resourceVersion == null || resourceVersion.isBlank() ? null : resourceVersion.trim();
+        String last = lastEventId == null || lastEventId.isBlank() ? null : lastEventId.trim();
+        if (rv != null && last != null && !rv.equals(last)) {
+            throw ApiError.badRequest("resourceVersion and Last-Event-ID name different positions; send one of them");
+        }
+        String token = rv != null ? rv : last;
+        if (token == null) {
+            return null;
+        }
+        try {
+            return WatchCursor.decode(token);
+        } catch (IllegalArgumentException e) {
+            // Kubernetes clients answer 410 by listing again, which is also the only way forward from a bad token.
+            throw ApiError.gone((rv != null ? "resourceVersion: " : "Last-Event-ID: ") + e.getMessage() + RELIST);
+        }
+    }
+
+    /**
+     * The view's state to start from, checked against {@code from}. A cursor with a key is completed from the view's
+     * current objects, which must then be at least as new as the cursor in every partition, or the keys the client
+     * holds would be sent older than it has them: such a view (another instance's, behind this one) gets a moment to
+     * catch up, and otherwise the client is told to retry.
+     */
+    private ResourceView.WatchStart start(WatchCursor from, Predicate<StoredResource> filter) throws InterruptedException {
+        if (from == null) {
+            return view.startWatch(null, filter, null, true);
+        }
+        long[] offsets = from.position().offsets();
+        if (from.afterKey() != null) {
+            view.awaitPosition(offsets, AHEAD_WAIT);
+        }
+        ResourceView.WatchStart start = view.startWatch(offsets, filter, from.afterKey(), from.afterKey() != null);
+        if (start.replayProblem() != null) {
+            throw ApiError.gone(start.replayProblem() + RELIST);
+        }
+        long[] logStart = logStartOffsets.get();
+        for (int p = 0; p < logStart.length && p < offsets.length; p++) {
+            if (offsets[p] < logStart[p]) {
+                throw ApiError.gone("the position is older than the log start of partition " + p + " (offset "
+                    + offsets[p] + " < " + logStart[p] + ")" + RELIST);
+            }
+        }
+        if (from.afterKey() != null && !new WatchPosition(start.position()).covers(from.position())) {
+            throw ApiError.unavailable("this instance's resource view has not reached the position yet", 1);
+        }
+        return start;
     }
 
     /** Runs on the watchdog thread: a write stuck longer than the send timeout means the client stopped reading. */
@@ -131,28 +181,6 @@ public final class WatchHandler {
                 s.abort();
             }
         }
-    }
-
-    private WatchPosition position(String rv) {
-        WatchPosition from;
-        try {
-            from = WatchPosition.decode(rv);
-        } catch (IllegalArgumentException e) {
-            // Kubernetes clients answer 410 by listing again, which is also the only way forward from a bad token.
-            throw ApiError.gone("resourceVersion: " + e.getMessage() + "; list again and watch from the list's resourceVersion");
-        }
-        String problem = view.replayProblem(from.offsets());
-        if (problem != null) {
-            throw ApiError.gone(problem + "; list again and watch from the list's resourceVersion");
-        }
-        long[] logStart = logStartOffsets.get();
-        for (int p = 0; p < logStart.length && p < from.partitions(); p++) {
-            if (from.offset(p) < logStart[p]) {
-                throw ApiError.gone("the position is older than the log start of partition " + p + " (offset "
-                    + from.offset(p) + " < " + logStart[p] + "); list again and watch from the list's resourceVersion");
-            }
-        }
-        return from;
     }
 
     private static long deadline(String timeoutSeconds) {
@@ -187,11 +215,10 @@ public final class WatchHandler {
         /** A replay starts far behind the head by design; only lag that builds up after catching up counts. */
         private boolean caughtUp;
 
-        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position, long seq) {
+        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position) {
             this.ctx = ctx;
             this.filter = filter;
             this.position = position;
-            this.seq = seq;
         }
 
         void open() throws IOException {
@@ -202,6 +229,34 @@ public final class WatchHandler {
             out = ctx.res().getOutputStream();
             channel = ServletContextRequest.getServletContextRequest(ctx.req()).getServletChannel();
             write(": statesync watch\n\n");
+        }
+
+        /**
+         * What the client lacks as of {@code start}, then the BOOKMARK that ends the initial events. From a cursor: the
+         * ring's changes after its position to the keys the client holds, each with an id that keeps the cursor's key;
+         * then, when the cursor has a key, the current objects after it as ADDED, each with an id naming its own key.
+         * Without a cursor only the current objects. False when the ring lost the changes on the way (410 sent).
+         */
+        boolean initialEvents(WatchCursor from, ResourceView.WatchStart start) throws IOException, InterruptedException {
+            seq = start.firstSeq();
+            while (from != null && seq < start.nextSeq()) {
+                ResourceView.Batch batch = view.await(seq, (int) Math.min(BATCH, start.nextSeq() - seq), Duration.ZERO);
+                if (batch.evicted()) {
+                    error(410, "Gone", "the changes after this position were evicted; list again");
+                    return false;
+                }
+                for (ResourceView.Change c : batch.changes()) {
+                    deliver(c, from.afterKey());
+                }
+                seq = Math.max(seq, batch.nextSeq());
+            }
+            seq = start.nextSeq();
+            position = position.merge(start.position());
+            for (StoredResource r : start.items()) {
+                send("ADDED", r, new WatchCursor(position, r.key()));
+            }
+            bookmark(true);
+            return true;
         }
 
         void run(long deadline) throws IOException, InterruptedException {
@@ -221,7 +276,7 @@ public final class WatchHandler {
                 deliver(batch);
                 long now = System.currentTimeMillis();
                 if (now - lastBookmark >= bookmarkMs) {
-                    bookmark();
+                    bookmark(false);
                 } else if (now - lastWrite >= HEARTBEAT_MS) {
                     write(": ping\n\n");
                 }
@@ -230,24 +285,31 @@ public final class WatchHandler {
 
         private void deliver(ResourceView.Batch batch) throws IOException {
             for (ResourceView.Change c : batch.changes()) {
-                seq = c.seq() + 1;
-                if (c.offset() < position.offset(c.partition())) {
-                    continue;
-                }
-                position = position.advance(c.partition(), c.offset() + 1);
-                String type = typeFor(c);
-                if (type != null) {
-                    send(type, type.equals("DELETED") ? c.previous() : c.resource(), position);
-                }
+                deliver(c, null);
             }
             seq = Math.max(seq, batch.nextSeq());
             if (batch.positionAfter() != null) {
                 caughtUp = true;
-                long[] merged = position.offsets();
-                for (int p = 0; p < merged.length; p++) {
-                    merged[p] = Math.max(merged[p], batch.positionAfter()[p]);
-                }
-                position = new WatchPosition(merged);
+                position = position.merge(batch.positionAfter());
+            }
+        }
+
+        /**
+         * Sends {@code c} when the client has not seen it, holds its key (every key when {@code afterKey} is null) and
+         * the filter says so; the position moves past it in any case, since the client's keys did not change there.
+         */
+        private void deliver(ResourceView.Change c, String afterKey) throws IOException {
+            seq = c.seq() + 1;
+            if (c.offset() < position.offset(c.partition())) {
+                return;
+            }
+            position = position.advance(c.partition(), c.offset() + 1);
+            if (afterKey != null && c.key().compareTo(afterKey) > 0) {
+                return;
+            }
+            String type = typeFor(c);
+            if (type != null) {
+                send(type, type.equals("DELETED") ? c.previous() : c.resource(), new WatchCursor(position, afterKey));
             }
         }
 
@@ -265,16 +327,20 @@ public final class WatchHandler {
         }
 
         /** The object's JSON comes from the shared cache, so N watchers of one change render it once, not N times. */
-        void send(String type, StoredResource r, WatchPosition at) throws IOException {
+        void send(String type, StoredResource r, WatchCursor at) throws IOException {
             byte[] head = ("event: " + type + "\nid: " + at.encode() + "\ndata: {\"type\":\"" + type + "\",\"object\":")
                 .getBytes(StandardCharsets.UTF_8);
             write(head, renderedJson.json(r), EVENT_END);
         }
 
-        private void bookmark() throws IOException {
+        /** A BOOKMARK at the current position; {@code initialEnd} marks the end of the initial events, as Kubernetes does. */
+        private void bookmark(boolean initialEnd) throws IOException {
             ObjectNode event = JSON.objectNode().put("type", "BOOKMARK");
             ObjectNode obj = event.putObject("object").put("apiVersion", ResourceJson.API_VERSION).put("kind", "Bookmark");
-            obj.putObject("metadata").put("resourceVersion", position.encode());
+            ObjectNode meta = obj.putObject("metadata").put("resourceVersion", position.encode());
+            if (initialEnd) {
+                meta.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+            }
             write("event: BOOKMARK\nid: " + position.encode() + "\ndata: " + event + "\n\n");
             lastBookmark = System.currentTimeMillis();
         }

@@ -47,6 +47,9 @@ public final class ApplyCommand extends ClientCommand {
     @Option(names = "--no-progress", description = "Do not draw the progress bar; print one line per document instead.")
     boolean noProgress;
 
+    @Option(names = "--dry-run", description = "Validate and admit on the server (?dryRun=All) and write nothing.")
+    boolean dryRun;
+
     private boolean bulk;
 
     @Override
@@ -118,7 +121,8 @@ public final class ApplyCommand extends ClientCommand {
         ObjectNode body = JSON.objectNode().put("apiVersion", "statesync.io/v1").put("kind", "BulkWrite");
         ArrayNode items = body.putArray("items");
         chunk.forEach(doc -> items.addObject().put("op", "put").set("object", doc));
-        ApiClient.Response r = api.send("POST", "/api/v1/bulk", body.toString(), "application/json", Map.of());
+        ApiClient.Response r = api.send("POST", "/api/v1/bulk" + (dryRun ? "?dryRun=All" : ""), body.toString(),
+            "application/json", Map.of());
         if (r.status() == 413 && chunk.size() > 1) {
             applyChunk(api, chunk.subList(0, chunk.size() / 2), tally);
             applyChunk(api, chunk.subList(chunk.size() / 2, chunk.size()), tally);
@@ -141,7 +145,7 @@ public final class ApplyCommand extends ClientCommand {
         int code = result.path("code").asInt();
         if (code >= 200 && code < 300) {
             if (noProgress || !bulk) {
-                out().println(key + " " + (code == 201 ? "created" : "configured"));
+                out().println(key + " " + (code == 201 ? "created" : "configured") + (dryRun ? " (dry run)" : ""));
             }
             return;
         }

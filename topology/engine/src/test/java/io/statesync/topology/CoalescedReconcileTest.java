@@ -44,7 +44,7 @@ class CoalescedReconcileTest {
 
     @Test
     void shouldEmitNoCorrectionWhenMatchingObservationArrivesInSameBatch() {
-        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC));
         f.observe(KEY, null, 1, SPEC, null);
         f.advance(BATCH);
         assertThat(f.drainCorrections()).isEmpty();
@@ -53,19 +53,27 @@ class CoalescedReconcileTest {
             assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Synced);
             assertThat(r.getMetadata().getGeneration()).isEqualTo(1);
         });
-        assertThat(f.drainEvents()).extracting(ReconcileEvent::getType).containsExactly(EventType.Accepted, EventType.Converged);
+        assertThat(f.drainEvents()).extracting(ReconcileEvent::getType).containsExactly(EventType.Converged);
     }
 
     @Test
-    void shouldAnswerAcceptedAtOnceWithTheVersionTheBatchPublishes() {
+    void shouldDeferTheReconcileOfAWriteNobodyAwaitsToTheNextBatch() {
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC));
+        assertThat(f.drainResources()).isEmpty();
+        assertThat(f.drainCorrections()).isEmpty();
+        f.advance(BATCH);
+        assertThat(f.drainResources()).singleElement()
+            .satisfies(r -> assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Progressing));
+        assertThat(f.drainCorrections()).hasSize(1);
+    }
+
+    @Test
+    void shouldPublishAnAwaitedWriteWithTheAnswerSoAListAfterTheAnswerShowsIt() {
         f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
         ReconcileEvent accepted = f.drainEvents().get(0);
         assertThat(accepted.getType()).isEqualTo(EventType.Accepted);
-        assertThat(f.drainResources()).isEmpty();
-        f.advance(BATCH);
         Resource published = f.drainResources().get(0);
         assertThat(published.getMetadata().getResourceVersion()).isEqualTo(accepted.getResourceVersion());
-        assertThat(published.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Progressing);
     }
 
     @Test
@@ -82,7 +90,7 @@ class CoalescedReconcileTest {
 
     @Test
     void shouldReconcilePendingKeyAfterTheTaskLosesItsMemoryBetweenCommitAndBatch() {
-        f.putDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        f.putDesired(TopologyFixture.desiredState(KEY, SPEC));
         DecodedStateStore store = (DecodedStateStore) (Object) f.driver.getKeyValueStore(StatesyncTopology.STATE_STORE);
         // The driver committed after the record: the state and the pending mark are in the store, the reconcile is not done.
         assertThat(store.wrapped().get(DecodedStateStore.pendingMarker(KEY))).isNotNull();
@@ -98,13 +106,13 @@ class CoalescedReconcileTest {
     void shouldKeepOneInstanceOfTheKeysIdentityStringsInItsState() {
         // Longer than the decoder's recent strings hold, so only the engine can make them one instance.
         String key = "WebApp/default/a-name-longer-than-the-thirty-two-bytes-kept";
-        f.putDesired(TopologyFixture.desiredState(key, SPEC), "req-1");
+        f.putDesired(TopologyFixture.desiredState(key, SPEC));
         f.advance(BATCH);
         String commandId = f.drainCorrections().get(0).getCommandId();
         DecodedStateStore store = (DecodedStateStore) (Object) f.driver.getKeyValueStore(StatesyncTopology.STATE_STORE);
         String uid = store.cached(key).getResource().getMetadata().getUid();
         String firstName = store.cached(key).getResource().getMetadata().getName();
-        f.putDesired(TopologyFixture.desiredState(key, Map.of("image", "nginx:1.21", "replicas", 2L)), "req-2");
+        f.putDesired(TopologyFixture.desiredState(key, Map.of("image", "nginx:1.21", "replicas", 2L)));
         f.observe(key, new String(uid.toCharArray()), 1, SPEC, new String(commandId.toCharArray()));
 
         ReconcileState st = store.cached(key);

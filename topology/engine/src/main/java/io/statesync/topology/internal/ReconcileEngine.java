@@ -133,7 +133,10 @@ final class ReconcileEngine {
         if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
             st.setDesiredWrittenAt(w.eventTime());
         }
-        Resource emitted = coalesce ? defer(w.key(), st) : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        // An awaited write is reconciled at once, so its Resource is in the transaction that carries its answer: a
+        // caller that lists or watches after the answer sees it.
+        Resource emitted = coalesce && w.requestId() == null ? defer(w.key(), st)
+            : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
         ctx.metrics().admission("accepted");
         // Only a request waits for this answer; the Resource on statesync.resources tells everyone else (docs/topology.md).
         if (w.requestId() != null) {

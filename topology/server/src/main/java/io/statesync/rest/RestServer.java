@@ -97,6 +97,7 @@ public final class RestServer {
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
+    private KeyRouter router;
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
@@ -192,8 +193,8 @@ public final class RestServer {
     }
 
     private void registerRoutes(RoutesConfig routes) {
-        ResourceApi resources = new ResourceApi(config, new KeyRouter(config, () -> streams,
-            () -> HostInfo.buildFromEndpoint(advertisedServer())), admission, view, renderedJson, this::policyFor,
+        router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
+        ResourceApi resources = new ResourceApi(config, router, admission, view, renderedJson, this::policyFor,
             () -> resourcesOffsets(OffsetSpec.latest()));
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
@@ -447,6 +448,7 @@ public final class RestServer {
         if (javalin != null) {
             javalin.stop();
         }
+        closeQuietly(router);
         closeQuietly(view);
         closeQuietly(admission);
         if (admin != null) {

@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
@@ -98,6 +100,7 @@ public final class RestServer {
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
     private KeyRouter router;
+    private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
@@ -340,7 +343,18 @@ public final class RestServer {
         if (!view.ready()) {
             problems.add("resource view still loading");
         }
+        for (Supplier<String> check : readinessChecks) {
+            String problem = check.get();
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
         return problems;
+    }
+
+    /** Adds a condition of readiness that the instance owns outside this server: {@code check} says why not, or null. */
+    public void addReadinessCheck(Supplier<String> check) {
+        readinessChecks.add(check);
     }
 
     private ReadOnlyKeyValueStore<String, byte[]> kindsStore() {

@@ -150,7 +150,7 @@ def produce(args):
     registry = _registry(args)
     schema_id, schema, _ = registry.get_latest_schema(args.topic + "-value")
     if schema_id is None:
-        sys.exit("no schema is registered under %s-value; start statesync first" % args.topic)
+        sys.exit("no schema is registered under %s-value; start statesync first (it registers its topics' schemas)" % args.topic)
     serializer = MessageSerializer(registry)
     producer = Producer({"bootstrap.servers": args.bootstrap, "acks": "all"})
     for key, value in _inputs(args):

@@ -19,23 +19,23 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Runs {@code schemas/src/main/python/statesync_avro.py}, the Python helper schemas/README.md documents, with
  * Debian's python3-confluent-kafka and python3-avro.
  */
-final class PythonClient {
+public final class PythonClient {
 
     /** Debian's interpreter: a pyenv python3 earlier on PATH would not have the Debian modules. */
-    static final String PYTHON = "/usr/bin/python3";
+    public static final String PYTHON = "/usr/bin/python3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path script = repoRoot().resolve("schemas/src/main/python/statesync_avro.py");
     private final String bootstrap;
     private final String registry;
 
-    PythonClient(String bootstrap, String registry) {
+    public PythonClient(String bootstrap, String registry) {
         this.bootstrap = bootstrap;
         this.registry = registry;
     }
 
     /** Skips the calling test, saying what to install, where the interpreter lacks a module. */
-    static void assumeAvailable() throws IOException, InterruptedException {
+    public static void assumeAvailable() throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(Path.of(PYTHON)), PYTHON + " is missing; install python3");
         for (String module : List.of("confluent_kafka.avro", "avro.io", "requests")) {
             Process p = new ProcessBuilder(PYTHON, "-c", "import " + module).redirectErrorStream(true).start();
@@ -46,7 +46,7 @@ final class PythonClient {
     }
 
     /** Consumes a topic from the beginning and returns the JSON lines it printed. */
-    List<JsonNode> consume(String topic, int max) throws IOException, InterruptedException {
+    public List<JsonNode> consume(String topic, int max) throws IOException, InterruptedException {
         String out = run(List.of("consume", "--topic", topic, "--max", Integer.toString(max), "--timeout", "30"), "");
         List<JsonNode> records = new ArrayList<>();
         for (String line : out.split("\n")) {
@@ -58,7 +58,7 @@ final class PythonClient {
     }
 
     /** Produces JSON lines {@code {"key": ..., "value": ...}} with the subject's latest schema. */
-    void produce(String topic, List<JsonNode> lines) throws IOException, InterruptedException {
+    public void produce(String topic, List<JsonNode> lines) throws IOException, InterruptedException {
         StringBuilder in = new StringBuilder();
         for (JsonNode line : lines) {
             in.append(JSON.writeValueAsString(line)).append('\n');

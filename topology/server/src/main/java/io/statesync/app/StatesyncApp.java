@@ -3,6 +3,7 @@ package io.statesync.app;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,13 +19,17 @@ import io.statesync.app.internal.BoundedRocksDbMemory;
 import io.statesync.app.internal.MainConsumerDefaults;
 import io.statesync.app.internal.ProducerDefaults;
 import io.statesync.app.internal.RestoreConsumerDefaults;
+import io.statesync.app.internal.SchemaRegistration;
 import io.statesync.app.internal.StartupSteps;
 import io.statesync.config.AppConfig;
+import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.rest.RestServer;
+import io.statesync.serde.SerdeConfig;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -51,6 +56,7 @@ public final class StatesyncApp implements AutoCloseable {
     private KafkaStreams streams;
     private RestServer rest;
     private KafkaStreamsMetrics streamsMetrics;
+    private SchemaRegistration schemas;
 
     public StatesyncApp(AppConfig config) {
         this.config = config;
@@ -74,6 +80,7 @@ public final class StatesyncApp implements AutoCloseable {
             // Off the path to the streams' start, which the JVM's meters (GC listeners, class and thread counts) do not need.
             var jvmMetrics = steps.async("bind JVM metrics", () -> bindJvmMetrics(registry));
             rest = new RestServer(config, registry);
+            registerSchemas(topics);
             var bound = bindRestAndCreateStreams(steps, topology);
             var restClients = steps.after(CompletableFuture.allOf(bound, topicsReady), "start REST clients", rest::startClients);
             var seeded = steps.after(topicsReady, "seed kind policies", () -> new KindPolicySeeder(config, topics).seedIfConfigured());
@@ -87,6 +94,22 @@ public final class StatesyncApp implements AutoCloseable {
             rest.streamsStarted(streams);
             LOG.info("statesync started in {} ms; the streams are now {}", steps.elapsedMillis(), streams.state());
         }
+    }
+
+    /**
+     * Registers the topics' value schemas in the background, retried while the registry is down, and holds readiness
+     * until that succeeds. With {@code auto.register.schemas=false} the operator registers them, and statesync leaves
+     * the subjects alone.
+     */
+    private void registerSchemas(TopicNames topics) {
+        Map<String, Object> serdeConfig = TopologySerdes.serdeConfig(config);
+        if (!Boolean.parseBoolean(String.valueOf(serdeConfig.getOrDefault(SerdeConfig.AUTO_REGISTER_SCHEMAS, "true")))) {
+            LOG.info("auto.register.schemas=false: the topics' value schemas are left to the operator");
+            return;
+        }
+        schemas = new SchemaRegistration(SchemaRegistryClients.forConfig(serdeConfig), topics);
+        rest.addReadinessCheck(schemas::problem);
+        schemas.start();
     }
 
     /**
@@ -191,6 +214,9 @@ public final class StatesyncApp implements AutoCloseable {
     public void close() {
         if (rest != null) {
             rest.stop();
+        }
+        if (schemas != null) {
+            schemas.close();
         }
         if (streams != null) {
             var membership = config.getString(AppConfig.GROUP_INSTANCE_ID).isEmpty()

@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
@@ -101,6 +103,8 @@ public final class RestServer {
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
+    private KeyRouter router;
+    private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
@@ -196,7 +200,7 @@ public final class RestServer {
     }
 
     private void registerRoutes(RoutesConfig routes) {
-        KeyRouter router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
+        router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
         Supplier<long[]> committedEnd = () -> resourcesOffsets(OffsetSpec.latest());
         AnsweredWrites answered = new AnsweredWrites();
         ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd, answered);
@@ -348,7 +352,18 @@ public final class RestServer {
         if (!view.ready()) {
             problems.add("resource view still loading");
         }
+        for (Supplier<String> check : readinessChecks) {
+            String problem = check.get();
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
         return problems;
+    }
+
+    /** Adds a condition of readiness that the instance owns outside this server: {@code check} says why not, or null. */
+    public void addReadinessCheck(Supplier<String> check) {
+        readinessChecks.add(check);
     }
 
     private ReadOnlyKeyValueStore<String, byte[]> kindsStore() {
@@ -456,6 +471,7 @@ public final class RestServer {
         if (javalin != null) {
             javalin.stop();
         }
+        closeQuietly(router);
         closeQuietly(view);
         closeQuietly(admission);
         if (admin != null) {

@@ -19,6 +19,11 @@ record KeySplit(List<String> local, List<String> forwarded) {
         return forwarded.stream().map(p -> p + OWNER).toList();
     }
 
+    /** The local keys' paths with {@code consistency=owner}: A reads its own store, what B does for a forward. */
+    List<String> localThroughOwner() {
+        return local.stream().map(p -> p + OWNER).toList();
+    }
+
     static String path(int k) {
         return "/api/v1/resources/" + Workload.key(k);
     }

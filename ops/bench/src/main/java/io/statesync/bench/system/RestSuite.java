@@ -104,7 +104,7 @@ public final class RestSuite {
     private String reads(int runs, int port, int helloPort, KeySplit keys) throws Exception {
         Table qps = new Table(String.format("REST single-key GET, maximum rate: closed loop, %d connections, %,d resources, 2 instances",
             CONNECTIONS, resources), "run", "hello world (req/s)", "local (req/s)", "forwarded (req/s)", "local / hello", "forwarded / hello",
-            "forwarded, consistency=owner (req/s)", "errors");
+            "local, consistency=owner (req/s)", "forwarded, consistency=owner (req/s)", "owner-forwarded / local", "errors");
         Table latency = new Table(String.format("REST single-key GET latency at %,d req/s: open loop, %d connections (ms from intended send)",
             OPEN_RATE, CONNECTIONS), "run", "hello p50", "hello p99", "local p50", "local p99", "forwarded p50", "forwarded p99", "errors");
         List<double[]> q = new ArrayList<>();
@@ -114,10 +114,13 @@ public final class RestSuite {
             HttpLoad.Result h = HttpLoad.closed(helloPort, hello, CONNECTIONS, seconds);
             HttpLoad.Result loc = HttpLoad.closed(port, keys.local(), CONNECTIONS, seconds);
             HttpLoad.Result fwd = HttpLoad.closed(port, keys.forwarded(), CONNECTIONS, seconds);
+            HttpLoad.Result ownLocal = HttpLoad.closed(port, keys.localThroughOwner(), CONNECTIONS, seconds);
             HttpLoad.Result owner = HttpLoad.closed(port, keys.forwardedThroughOwner(), CONNECTIONS, seconds);
-            double[] qr = {h.qps(), loc.qps(), fwd.qps(), loc.qps() / h.qps(), fwd.qps() / h.qps(), owner.qps()};
+            double[] qr = {h.qps(), loc.qps(), fwd.qps(), loc.qps() / h.qps(), fwd.qps() / h.qps(), ownLocal.qps(), owner.qps(),
+                owner.qps() / loc.qps()};
             String run = r == 0 ? "warm-up (discarded)" : String.valueOf(r);
-            qps.row(run, qr[0], qr[1], qr[2], qr[3], qr[4], qr[5], h.errors() + loc.errors() + fwd.errors() + owner.errors());
+            qps.row(run, qr[0], qr[1], qr[2], qr[3], qr[4], qr[5], qr[6], qr[7],
+                h.errors() + loc.errors() + fwd.errors() + ownLocal.errors() + owner.errors());
             HttpLoad.Result oh = HttpLoad.open(helloPort, hello, CONNECTIONS, OPEN_RATE, seconds);
             HttpLoad.Result ol = HttpLoad.open(port, keys.local(), CONNECTIONS, OPEN_RATE, seconds);
             HttpLoad.Result of = HttpLoad.open(port, keys.forwarded(), CONNECTIONS, OPEN_RATE, seconds);

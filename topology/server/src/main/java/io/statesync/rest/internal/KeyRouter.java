@@ -1,12 +1,7 @@
 package io.statesync.rest.internal;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -32,7 +27,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * assignment cannot loop). When the owner is unknown or unreachable, as during a rebalance, a local standby
  * or restoring copy within {@code max.stale.lag} serves the read; otherwise the answer is 503 with Retry-After.
  */
-public final class KeyRouter {
+public final class KeyRouter implements AutoCloseable {
 
     public static final String FORWARDED_HEADER = "X-Statesync-Forwarded";
     /** Names the instance that answered a point read, so that routing is observable. */
@@ -40,6 +35,8 @@ public final class KeyRouter {
     /** Marks an answer from a standby or restoring copy; relayed with a forwarded answer, like the other headers. */
     public static final String STALE_HEADER = "X-Statesync-Stale";
     private static final int RETRY_AFTER_SECONDS = 1;
+    private static final int CONNECT_TIMEOUT_MS = 2_000;
+    private static final int READ_TIMEOUT_MS = 10_000;
 
     /** A read's outcome: the key's state from a local store (null when absent), or the owner's HTTP answer. */
     public sealed interface Outcome permits Local, Forwarded {
@@ -61,7 +58,7 @@ public final class KeyRouter {
     private volatile StoreHandles handles;
     private volatile HostInfo selfHost;
     private volatile String selfText;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final OwnerConnections owners = new OwnerConnections(CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
 
     public KeyRouter(AppConfig config, Supplier<KafkaStreams> streams, Supplier<HostInfo> self) {
         this.config = config;
@@ -107,7 +104,7 @@ public final class KeyRouter {
                 return stale(s, key, md.partition(), "the assignment moved while the request was forwarded");
             }
             try {
-                return forward(md.activeHost(), pathAndQuery, authorization);
+                return owners.get(md.activeHost(), pathAndQuery, authorization);
             } catch (IOException e) {
                 return stale(s, key, md.partition(), "the owner " + md.activeHost() + " is unreachable: " + e.getMessage());
             }
@@ -191,21 +188,9 @@ public final class KeyRouter {
         return Utils.toPositive(Utils.murmur2(bytes)) % config.getInt(AppConfig.TOPIC_PARTITIONS);
     }
 
-    private Forwarded forward(HostInfo owner, String pathAndQuery, String authorization) throws IOException {
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://" + owner.host() + ":" + owner.port() + pathAndQuery))
-            .timeout(Duration.ofSeconds(10)).header(FORWARDED_HEADER, "1").GET();
-        if (authorization != null) {
-            req.header("Authorization", authorization);
-        }
-        try {
-            HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Forwarded(resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"),
-                resp.headers().firstValue("ETag").orElse(null), resp.headers().firstValue("Retry-After").orElse(null),
-                resp.headers().firstValue(SERVED_BY_HEADER).orElse(null),
-                resp.headers().firstValue(STALE_HEADER).map("true"::equals).orElse(false), resp.body());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
+    /** Closes the idle connections to other instances. */
+    @Override
+    public void close() {
+        owners.close();
     }
 }

@@ -72,7 +72,7 @@ public final class ResourceApi {
         if (!ownerRequired(ctx) && serveFromView(ctx, key.toString(), ifNoneMatch, needed(ctx, key.toString(), ifNoneMatch))) {
             return;
         }
-        serveRouted(ctx, ifNoneMatch, (st, r) -> ResourceJson.toJson(r));
+        serveRouted(ctx, ifNoneMatch, (st, r) -> renderedJson.json(key.toString(), r));
     }
 
     /** {@code consistency=owner}, or a request another instance forwarded here because its view was not enough. */
@@ -132,7 +132,7 @@ public final class ResourceApi {
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));
             n.put("syncStatus", r.getStatus().getSyncStatus().name());
             n.set("items", ResourceJson.diff(r.getStatus().getDiff()));
-            return n;
+            return ResourceJson.toBytes(n);
         });
     }
 
@@ -142,13 +142,15 @@ public final class ResourceApi {
             ObjectNode n = DiagnosisJson.toJson(d);
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));
             n.put("syncStatus", r.getStatus().getSyncStatus().name());
-            return n;
+            return ResourceJson.toBytes(n);
         });
     }
 
+    /** The JSON body of an owner's answer, as bytes so that a cached rendering is written as it is. */
     interface Renderer {
-        JsonNode render(ReconcileState state, Resource resource);
+        byte[] render(ReconcileState state, Resource resource);
     }
+
 
     private void serveRouted(Context ctx, String ifNoneMatch, Renderer renderer) {
         ResourceKey key = key(ctx);
@@ -175,7 +177,7 @@ public final class ResourceApi {
             ctx.status(304);
             return;
         }
-        ctx.json(renderer.render(local.state(), r));
+        writeBody(ctx, "application/json", renderer.render(local.state(), r));
     }
 
     /**

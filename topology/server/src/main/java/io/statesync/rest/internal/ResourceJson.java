@@ -46,8 +46,13 @@ public final class ResourceJson {
 
     /** {@link #toJson} as UTF-8 bytes, ready to be written to a response. */
     public static byte[] toBytes(Resource r) {
+        return toBytes(toJson(r));
+    }
+
+    /** A JSON tree as UTF-8 bytes. */
+    public static byte[] toBytes(JsonNode n) {
         try {
-            return MAPPER.writeValueAsBytes(toJson(r));
+            return MAPPER.writeValueAsBytes(n);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree could not be written", e);
         }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.UUID;
 
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;

@@ -57,6 +57,8 @@ public final class AppConfig extends AbstractConfig {
     public static final String ADMISSION_TIMEOUT_MS = "admission.timeout.ms";
     public static final String ADMISSION_COMMIT_INTERVAL_MS = "admission.commit.interval.ms";
     public static final String BULK_MAX_ITEMS = "bulk.max.items";
+    public static final String EVENTS_MAX_PER_RESOURCE = "events.max.per.resource";
+    public static final String EVENTS_MAX_AGE_MS = "events.max.age.ms";
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
@@ -286,6 +288,12 @@ public final class AppConfig extends AbstractConfig {
                     + "waiting out commit.interval.ms, so an awaited answer is not held back by the interval. Writes that "
                     + "arrive straight on Kafka keep commit.interval.ms. 0 turns commits on request off. When on, Kafka "
                     + "Streams' poll.ms defaults to this value (at most 100).")
+            .define(EVENTS_MAX_PER_RESOURCE, Type.INT, 100, Range.between(1, 10_000), Importance.LOW,
+                "The most events the event history keeps per resource (GET .../events, statesync describe); repeats "
+                    + "of one type, reason and message count as one.")
+            .define(EVENTS_MAX_AGE_MS, Type.LONG, 3_600_000L, Range.between(1_000, 30L * 24 * 3_600_000), Importance.LOW,
+                "How far back the event history reaches, read again from statesync.events at every start "
+                    + "(Kubernetes keeps events for an hour by default).")
             .define(BULK_MAX_ITEMS, Type.INT, 1_000, Range.between(1, 100_000), Importance.LOW,
                 "The most documents one bulk write request (POST /api/v1/bulk) may carry.")
             .define(AUTH_TOKENS, Type.PASSWORD, null, Importance.HIGH,

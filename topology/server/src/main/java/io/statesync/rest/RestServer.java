@@ -29,6 +29,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
 import io.statesync.rest.internal.AnsweredWrites;
 import io.statesync.rest.internal.BulkApi;
+import io.statesync.rest.internal.EventsApi;
 import io.statesync.rest.internal.WriteApi;
 import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.KeyRouter;
@@ -43,6 +44,7 @@ import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.topology.PolicyCatalog;
+import io.statesync.view.EventHistory;
 import io.statesync.view.ResourceView;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -100,6 +102,7 @@ public final class RestServer {
     private TopologySerdes serdes;
     private AdmissionClient admission;
     private ResourceView view;
+    private EventHistory events;
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
@@ -133,6 +136,7 @@ public final class RestServer {
         admission = new AdmissionClient(config, topics, serdes);
         admin = Admin.create(adminProps());
         view = new ResourceView(config, topics, serdes, this::resourcesTopicFacts);
+        events = new EventHistory(config, topics, serdes);
         Gauge.builder("statesync.rest.view.resources", view, ResourceView::size)
             .description("Resources in this instance's REST view (lists, watches and fresh point reads)").register(registry);
         Gauge.builder("statesync.rest.view.snapshot.resources", view, ResourceView::restoredFromSnapshot)
@@ -171,6 +175,7 @@ public final class RestServer {
     public void startClients() {
         admission.start();
         view.start();
+        events.start();
     }
 
     /** http, or https when a key store is configured. */
@@ -220,6 +225,7 @@ public final class RestServer {
         routes.post("/api/v1/bulk", bulk::bulk);
         routes.get(RES + "/diff", resources::diff);
         routes.get(RES + "/diagnosis", resources::diagnosis);
+        routes.get(RES + "/events", new EventsApi(events)::list);
         routes.get("/api/v1/watch", watch::handle);
         routes.get("/api/v1/kinds", kinds::list);
         routes.get("/api/v1/kinds/{kind}", kinds::get);
@@ -473,6 +479,7 @@ public final class RestServer {
         }
         closeQuietly(router);
         closeQuietly(view);
+        closeQuietly(events);
         closeQuietly(admission);
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));

@@ -52,6 +52,8 @@ public final class OpenApiDocument {
         new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state.", false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/events", "The resource's events, newest first, repeats aggregated with count, "
+            + "firstTimestamp and lastTimestamp (events.max.per.resource, events.max.age.ms).", false, List.of(200, 400, 503)),
         new Operation("GET", "/api/v1/watch", "Server-Sent Events: ADDED, MODIFIED, DELETED, BOOKMARK from resourceVersion "
             + "or the Last-Event-ID header (a list's position or an event id; 400 when both are sent and differ); every id "
             + "resumes just after its event; 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),

@@ -1,0 +1,192 @@
+package io.statesync.view;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.statesync.avro.ReconcileEvent;
+import io.statesync.config.AppConfig;
+import io.statesync.topology.ReadCommittedConsumers;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What happened to each resource, newest first, as {@code kubectl describe} shows it: an index of statesync.events per
+ * resource, bounded by {@code events.max.per.resource} and {@code events.max.age.ms}. Every instance reads the whole
+ * topic (read_committed, from the offsets of {@code events.max.age.ms} ago), so any instance answers for any resource
+ * and a restart loses nothing the topic still holds. Repeats of one type, reason and message are aggregated into one
+ * entry with a count, as Kubernetes aggregates events.
+ */
+public final class EventHistory implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventHistory.class);
+
+    /** One aggregated event. {@code resourceVersion} and {@code generation} are those of its latest occurrence. */
+    public record Entry(String type, String reason, String message, int count, Instant firstTimestamp,
+                        Instant lastTimestamp, String resourceVersion, long generation) {
+
+        boolean sameAs(ReconcileEvent e) {
+            return type.equals(e.getType().name()) && reason.equals(e.getReason()) && message.equals(e.getMessage());
+        }
+    }
+
+    private final AppConfig config;
+    private final TopicNames topics;
+    private final TopologySerdes serdes;
+    private final int maxPerResource;
+    private final Duration maxAge;
+    private final Map<String, Deque<Entry>> byResource = new ConcurrentHashMap<>();
+    private KafkaConsumer<String, byte[]> consumer;
+    private Thread poller;
+    private volatile boolean ready;
+    private volatile boolean closed;
+
+    public EventHistory(AppConfig config, TopicNames topics, TopologySerdes serdes) {
+        this.config = config;
+        this.topics = topics;
+        this.serdes = serdes;
+        this.maxPerResource = config.getInt(AppConfig.EVENTS_MAX_PER_RESOURCE);
+        this.maxAge = Duration.ofMillis(config.getLong(AppConfig.EVENTS_MAX_AGE_MS));
+    }
+
+    public void start() {
+        consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-event-history"),
+            new StringDeserializer(), new ByteArrayDeserializer());
+        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-event-history");
+    }
+
+    /** True once the history holds every event that was committed when it started, within the age bound. */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** The events of one resource ({@code kind/namespace/name}), newest first; empty when there are none. */
+    public List<Entry> events(String key) {
+        Deque<Entry> d = byResource.get(key);
+        if (d == null) {
+            return List.of();
+        }
+        Instant oldest = Instant.now().minus(maxAge);
+        List<Entry> out = new ArrayList<>();
+        synchronized (d) {
+            for (Entry e : d) {
+                if (!e.lastTimestamp().isBefore(oldest)) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private void pollLoop() {
+        try {
+            List<TopicPartition> parts = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            seekToMaxAge(parts, end);
+            long pruneAt = System.nanoTime();
+            while (!closed) {
+                consumer.poll(Duration.ofMillis(500)).forEach(this::add);
+                if (!ready && parts.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+                    ready = true;
+                    LOG.info("Event history loaded: events of {} resources", byResource.size());
+                }
+                if (System.nanoTime() - pruneAt > maxAge.toNanos() / 10) {
+                    pruneOlderThan(Instant.now().minus(maxAge));
+                    pruneAt = System.nanoTime();
+                }
+            }
+        } catch (WakeupException e) {
+            // close() woke us up
+        } catch (RuntimeException e) {
+            LOG.error("Event history consumer stopped; resource events will be missing", e);
+        }
+    }
+
+    private void seekToMaxAge(List<TopicPartition> parts, Map<TopicPartition, Long> end) {
+        Map<TopicPartition, Long> since = new HashMap<>();
+        long from = System.currentTimeMillis() - maxAge.toMillis();
+        parts.forEach(p -> since.put(p, from));
+        Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(since);
+        for (TopicPartition p : parts) {
+            OffsetAndTimestamp o = offsets.get(p);
+            consumer.seek(p, o == null ? end.get(p) : o.offset());
+        }
+    }
+
+    private void add(ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null) {
+            return;
+        }
+        ReconcileEvent e;
+        try {
+            e = serdes.event().deserializer().deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException bad) {
+            LOG.debug("Skipping an event that does not decode at {}-{}@{}", record.topic(), record.partition(), record.offset());
+            return;
+        }
+        if (e.getKind().isEmpty() || e.getName().isEmpty()) {
+            return;
+        }
+        String key = e.getKind() + "/" + e.getNamespace() + "/" + e.getName();
+        Deque<Entry> d = byResource.computeIfAbsent(key, k -> new ArrayDeque<>());
+        synchronized (d) {
+            aggregate(d, e);
+        }
+    }
+
+    /** Counts a repeat of an entry the resource already has, moving it to the front; else adds a new entry. */
+    private void aggregate(Deque<Entry> d, ReconcileEvent e) {
+        Entry previous = null;
+        for (Iterator<Entry> it = d.iterator(); it.hasNext(); ) {
+            Entry x = it.next();
+            if (x.sameAs(e)) {
+                previous = x;
+                it.remove();
+                break;
+            }
+        }
+        Instant at = Objects.requireNonNullElse(e.getTimestamp(), Instant.now());
+        d.addFirst(previous == null
+            ? new Entry(e.getType().name(), e.getReason(), e.getMessage(), 1, at, at, e.getResourceVersion(), e.getGeneration())
+            : new Entry(previous.type(), previous.reason(), previous.message(), previous.count() + 1,
+                previous.firstTimestamp(), at, e.getResourceVersion(), e.getGeneration()));
+        while (d.size() > maxPerResource) {
+            d.removeLast();
+        }
+    }
+
+    private void pruneOlderThan(Instant oldest) {
+        byResource.entrySet().removeIf(en -> {
+            Deque<Entry> d = en.getValue();
+            synchronized (d) {
+                d.removeIf(x -> x.lastTimestamp().isBefore(oldest));
+                return d.isEmpty();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        ReadCommittedConsumers.stop(consumer, poller);
+    }
+}

@@ -46,7 +46,15 @@ public final class OpenApiDocument {
             + "(a list's position or an event id); 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
         new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
         new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
-        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)));
+        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)),
+        new Operation("GET", "/api/v1/whoami", "The caller's role (reader or writer) and whether tokens are required.", false,
+            List.of(200)),
+        new Operation("GET", "/", "The web UI's page (HTML, no token needed); 404 when the UI is not on the class path.", false,
+            List.of(200, 404)),
+        new Operation("GET", "/ui", "Redirects to /ui/.", false, List.of(302)),
+        new Operation("GET", "/ui/", "The web UI's page, as /.", false, List.of(200, 404)),
+        new Operation("GET", "/ui/{file}", "One of the web UI's static files (modules, style sheet, images).", false,
+            List.of(200, 404)));
 
     private OpenApiDocument() {
     }
@@ -85,6 +93,7 @@ public final class OpenApiDocument {
         return switch (code) {
             case 200 -> "OK";
             case 201 -> "Created";
+            case 302 -> "Found: see Location";
             case 304 -> "Not Modified: the If-None-Match version is current";
             case 400 -> "Bad JSON, a bad field or a bad parameter";
             case 404 -> "No such resource";

@@ -215,7 +215,7 @@ public final class RestServer {
         routes.get("/api/v1/whoami", this::whoami);
         UiFiles ui = new UiFiles(RestServer.class.getClassLoader());
         routes.get("/", ui::index);
-        routes.get("/ui", ctx -> ctx.redirect("/ui/"));
+        // Javalin ignores a trailing slash, so this one route answers /ui as well.
         routes.get("/ui/", ui::index);
         routes.get("/ui/{file}", ui::file);
     }

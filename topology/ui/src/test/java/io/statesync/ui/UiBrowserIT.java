@@ -1,5 +1,9 @@
 package io.statesync.ui;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -216,6 +220,48 @@ class UiBrowserIT {
         show("#/kinds");
         assertThat(browser.await(By.id("kind-Drifty"), SETTLE).getText()).contains("debug");
         browser.screenshot("kinds");
+    }
+
+    @Test
+    @Order(8)
+    void shouldShowAKindPolicysValidationErrorNextToItsEditor() throws Exception {
+        show("#/kinds");
+        WebElement section = browser.await(By.id("kind-Drifty"), SETTLE);
+        section.findElement(By.tagName("summary")).click();
+        WebElement editor = section.findElement(By.tagName("textarea"));
+        browser.driver.executeScript("arguments[0].value = arguments[1]", editor, "{\"kind\": \"Drifty\", \"maxAttempts\": \"many\"}");
+        section.findElement(By.cssSelector(".actions button")).click();
+        WebElement error = browser.await(By.cssSelector("#kind-Drifty .msg.error"), SETTLE);
+        assertThat(error.getText()).contains("400").contains("maxAttempts");
+        browser.screenshot("kinds-invalid");
+        assertThat(instance.get("/api/v1/kinds/Drifty").path("maxAttempts").isNull()).as("nothing was stored").isTrue();
+    }
+
+    @Test
+    @Order(9)
+    void shouldServeThePageWithoutATokenAndNothingElseOfTheClassPath() {
+        HttpResponse<String> index = anonymous("/");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+        assertThat(index.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(t -> assertThat(t).contains("default-src 'self'"));
+        assertThat(anonymous("/ui/").body()).isEqualTo(index.body());
+        assertThat(anonymous("/ui").body()).isEqualTo(index.body());
+        assertThat(anonymous("/ui/app.js").headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/javascript"));
+        assertThat(anonymous("/ui/missing.js").statusCode()).isEqualTo(404);
+        assertThat(anonymous("/ui/logback.xml").statusCode()).as("not a UI file name: needs a token like any path").isEqualTo(401);
+        assertThat(anonymous("/api/v1/resources").statusCode()).isEqualTo(401);
+    }
+
+    private static HttpResponse<String> anonymous(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(instance.base + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void signIn(String token) {

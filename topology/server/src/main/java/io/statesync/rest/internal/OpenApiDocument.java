@@ -51,8 +51,7 @@ public final class OpenApiDocument {
             List.of(200)),
         new Operation("GET", "/", "The web UI's page (HTML, no token needed); 404 when the UI is not on the class path.", false,
             List.of(200, 404)),
-        new Operation("GET", "/ui", "Redirects to /ui/.", false, List.of(302)),
-        new Operation("GET", "/ui/", "The web UI's page, as /.", false, List.of(200, 404)),
+        new Operation("GET", "/ui/", "The web UI's page, as / (also at /ui).", false, List.of(200, 404)),
         new Operation("GET", "/ui/{file}", "One of the web UI's static files (modules, style sheet, images).", false,
             List.of(200, 404)));
 
@@ -93,7 +92,6 @@ public final class OpenApiDocument {
         return switch (code) {
             case 200 -> "OK";
             case 201 -> "Created";
-            case 302 -> "Found: see Location";
             case 304 -> "Not Modified: the If-None-Match version is current";
             case 400 -> "Bad JSON, a bad field or a bad parameter";
             case 404 -> "No such resource";

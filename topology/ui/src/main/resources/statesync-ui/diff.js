@@ -1,5 +1,6 @@
-// The side-by-side field table: one row per leaf of the desired spec plus one per reported difference. The server's
-// diff (status.diff, /diff) lists only fields that differ, so a field without a diff row is observed as desired.
+// The side-by-side field table: one row per leaf of the desired spec and of the observed state, plus one per reported
+// difference. The marks come from the server's diff (status.diff, /diff), which applies the kind policy's rules;
+// a server that does not send the whole observed state gets the desired value shown for fields without a diff.
 
 const MARKS = {
   VALUE_MISMATCH: ['changed', 'changed'],
@@ -9,11 +10,19 @@ const MARKS = {
 };
 const ABSENT = '(absent)';
 
-/** Rows {path, desired, observed, mark, label}; mark is changed, added, removed, ignored, contains or same. */
+/**
+ * Rows {path, desired, observed, mark, label}; mark is changed, added, removed, ignored, contains, extra or same.
+ * observed is null before any report, else {state} (state undefined when the server does not send it).
+ */
 export function fieldRows(spec, diffs, ignoredPatterns, observed) {
+  const seen = observed && observed.state !== undefined ? new Map(leaves(observed.state, '')) : null;
   const rows = new Map();
   for (const [path, value] of leaves(spec, '')) {
-    rows.set(path, { path, desired: show(value), observed: observed ? show(value) : '(not observed)', mark: 'same', label: '' });
+    const o = !observed ? '(not observed)' : !seen ? show(value) : seen.has(path) ? show(seen.get(path)) : ABSENT;
+    rows.set(path, { path, desired: show(value), observed: o, mark: 'same', label: '' });
+  }
+  for (const [path, value] of seen || []) {
+    if (!rows.has(path)) rows.set(path, { path, desired: ABSENT, observed: show(value), mark: 'extra', label: 'only in observed, not managed' });
   }
   for (const d of diffs || []) {
     const [mark, label] = MARKS[d.kind] || MARKS.VALUE_MISMATCH;
@@ -28,7 +37,7 @@ export function fieldRows(spec, diffs, ignoredPatterns, observed) {
   }
   for (const row of rows.values()) {
     if (ignoredPatterns.some((p) => ignores(p, row.path))) {
-      Object.assign(row, { mark: 'ignored', label: 'ignored by the kind policy', observed: row.mark === 'same' ? '(not compared)' : row.observed });
+      Object.assign(row, { mark: 'ignored', label: 'ignored by the kind policy', observed: row.mark === 'same' && !seen ? '(not compared)' : row.observed });
     }
   }
   return [...rows.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -33,7 +33,11 @@ export async function resource(main, kind, ns, name) {
 async function load(path, kind) {
   const [object, diff, policy, events, dependents] = await Promise.all([api(path), api(path + '/diff'),
     optional('/api/v1/kinds/' + encodeURIComponent(kind)), optional(path + '/events'), optional(path + '/dependents')]);
-  return { object: object.data, etag: object.etag, diff: diff.data.items, ignored: (policy && policy.ignoredFields) || [], events, dependents };
+  const st = object.data.status || {};
+  // An older server sends no observed state in /diff: then only whether anything was observed is known.
+  const observed = diff.data.observed !== undefined ? diff.data.observed : st.lastObservedAt ? {} : null;
+  return { object: object.data, etag: object.etag, diff: diff.data.items, ignored: (policy && policy.ignoredFields) || [],
+    observed, correction: diff.data.lastCorrection, events, dependents };
 }
 
 function paint(el, s) {
@@ -52,13 +56,13 @@ function paint(el, s) {
       st.conditions.map((c) => h('tr', {}, h('td', {}, c.type), h('td', {}, c.status), h('td', {}, c.reason), h('td', {}, c.message),
         h('td', {}, when(c.lastTransitionTime))))) : h('p', {}, 'None.'),
     h('h2', {}, 'Desired and observed'),
-    st.lastObservedAt ? null : h('p', { class: 'muted' }, 'No agent has reported this resource yet.'),
+    s.observed ? reporter(s.observed) : h('p', { class: 'muted' }, 'No agent has reported this resource yet.'),
     table('Differences are marked in text and colour: changed, missing in observed (removed), unexpected in observed (added); '
       + 'fields the kind policy ignores are marked ignored.', ['Field', 'Desired', 'Observed', 'Difference'],
-    fieldRows(o.spec, s.diff, s.ignored, !!st.lastObservedAt).map((r) => h('tr', { class: 'd-' + r.mark, 'data-path': r.path },
+    fieldRows(o.spec, s.diff, s.ignored, s.observed).map((r) => h('tr', { class: 'd-' + r.mark, 'data-path': r.path },
       h('th', { scope: 'row' }, h('code', {}, r.path)), h('td', {}, h('code', {}, r.desired)), h('td', {}, h('code', {}, r.observed)),
       h('td', {}, r.label))), { id: 'fields' }),
-    h('h2', {}, 'Last correction'), correction(st.lastCorrection),
+    h('h2', {}, 'Last correction'), correction(st.lastCorrection, s.correction),
     s.events ? [h('h2', {}, 'Events'), timeline(s.events.items || s.events)] : null);
 }
 
@@ -70,11 +74,20 @@ function dl(entries) {
     .map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
-function correction(c) {
+const reporter = (o) => o.reporter ? h('p', { class: 'muted' }, `Observed by ${o.reporter} for generation ${o.observedGeneration}, `, when(o.observedAt), ' ago.') : null;
+
+/**
+ * The status's summary of the last correction. The pipeline does not keep a correction's patch once sent, so the
+ * patch shows only if /diff ever carries it (lastCorrection.patch for the same command).
+ */
+function correction(c, full) {
   if (!c) return h('p', {}, 'None issued.');
+  const patch = full && full.commandId === c.commandId ? full.patch : null;
   return [dl([['action', c.action], ['reason', c.reason], ['generation', c.generation], ['attempt', c.attempt],
     ['issued', when(c.issuedAt)], ['deadline', when(c.deadline)], ['command', c.commandId]]),
-  c.patch ? [h('h3', {}, 'Patch'), h('pre', {}, JSON.stringify(c.patch, null, 2))] : null];
+  patch ? table('The patch this correction sent', ['Operation', 'Field', 'Value'], patch.map((op) => h('tr', {},
+    h('td', {}, op.op), h('th', { scope: 'row' }, h('code', {}, op.path)), h('td', {}, h('code', {}, op.op === 'REMOVE' ? '' : JSON.stringify(op.value))))),
+  { id: 'patch' }) : null];
 }
 
 /** Owner references once resources carry them, dependents once the server lists them. */
@@ -118,6 +131,7 @@ function editor(el, path, state, reload) {
       el.prepend(out);
     } catch (e) {
       fill(out, e instanceof ApiError && e.status === 409 ? await conflict(path, base, e, el, reload) : message('error', describeError(e)));
+      out.scrollIntoView({ block: 'center' });
     }
   };
   let armed = false;

@@ -72,6 +72,23 @@ final class Browser implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The text of the first element matching a CSS selector (a text area's value), or "" when there is none. Read in
+     * one script, since the page may replace the element between two WebDriver calls.
+     */
+    String text(String selector) {
+        Object t = driver.executeScript("const e = document.querySelector(arguments[0]);"
+            + "return e ? (e.tagName === 'TEXTAREA' ? e.value : e.innerText) : ''", selector);
+        return String.valueOf(t);
+    }
+
+    /** An attribute of the first element matching a CSS selector, or "" when there is none; read in one script. */
+    String attribute(String selector, String name) {
+        Object v = driver.executeScript("const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) || '' : ''",
+            selector, name);
+        return String.valueOf(v);
+    }
+
     /** Saves what the window shows when a test fails, next to the screenshots. */
     void failed(String test) {
         try {

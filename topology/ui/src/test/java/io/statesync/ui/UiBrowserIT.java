@@ -145,14 +145,16 @@ class UiBrowserIT {
         try {
             Map<String, Object> drifted = new HashMap<>(spec);
             drifted.put("replicas", 5);
+            drifted.put("sidecar", "on");
             instance.agent.report("Drifty/" + ns + "/web", synced.path("metadata").path("uid").asText(),
                 synced.path("metadata").path("generation").asLong(), Values.fromJava(drifted), null);
             show("#/resources/Drifty/" + ns + "/web");
-            WebElement row = await().atMost(SETTLE).until(() -> fieldRow("replicas"), r -> r != null && r.getDomAttribute("class").contains("d-changed"));
-            assertThat(row.getText()).contains("3").contains("5").contains("changed");
-            assertThat(fieldRow("debug").getDomAttribute("class")).contains("d-ignored");
-            assertThat(fieldRow("debug").getText()).contains("ignored");
-            assertThat(fieldRow("image").getDomAttribute("class")).contains("d-same");
+            await().atMost(SETTLE).until(() -> browser.attribute(field("replicas"), "class"), c -> c.contains("d-changed"));
+            assertThat(browser.text(field("replicas"))).contains("3").contains("5").contains("changed");
+            assertThat(browser.attribute(field("debug"), "class")).contains("d-ignored");
+            assertThat(browser.text(field("debug"))).contains("ignored");
+            assertThat(browser.attribute(field("image"), "class")).contains("d-same");
+            assertThat(browser.text(field("sidecar"))).as("a field only the agent reports").contains("\"on\"");
             browser.screenshot("resource-drift");
         } finally {
             instance.agent.release();
@@ -169,21 +171,20 @@ class UiBrowserIT {
         show("#/resources/WebApp/" + ns + "/edit");
         editSpec("\"replicas\": 1", "\"replicas\": 2");
         browser.driver.findElement(By.id("save")).click();
-        assertThat(browser.await(By.cssSelector(".msg.ok"), SETTLE).getText()).contains("generation 2");
+        await().atMost(SETTLE).until(() -> browser.text(".msg.ok"), t -> t.contains("generation 2"));
         assertThat(instance.get(path).path("spec").path("replicas").asInt()).isEqualTo(2);
 
         String base = awaitSync(path, "Synced").path("metadata").path("resourceVersion").asText();
-        await().atMost(SETTLE).until(() -> browser.await(By.id("edit-help"), SETTLE).getText(), t -> t.contains("version " + base + ";"));
+        await().atMost(SETTLE).until(() -> browser.text("#edit-help"), t -> t.contains("version " + base + ";"));
         editSpec("\"replicas\": 2", "\"replicas\": 9");
         String newer = instance.put(path, Map.of("replicas", 7), Map.of()).path("metadata").path("resourceVersion").asText();
         browser.driver.findElement(By.id("save")).click();
-        String shown = browser.await(By.id("conflict-version"), SETTLE).getText();
+        String shown = await().atMost(SETTLE).until(() -> browser.text("#conflict-version"), t -> !t.isEmpty());
         assertThat(Long.parseLong(shown)).as("the conflict names a version newer than the edited " + base)
             .isGreaterThanOrEqualTo(Long.parseLong(newer));
         browser.screenshot("resource-conflict");
         browser.driver.findElement(By.id("reload")).click();
-        await().atMost(SETTLE).until(() -> browser.driver.findElement(By.id("spec-editor")).getDomProperty("value"),
-            v -> v.contains("\"replicas\": 7"));
+        await().atMost(SETTLE).until(() -> browser.text("#spec-editor"), v -> v.contains("\"replicas\": 7"));
         assertThat(instance.get(path).path("metadata").path("generation").asLong()).isEqualTo(3);
     }
 
@@ -214,8 +215,8 @@ class UiBrowserIT {
     @Order(7)
     void shouldShowTheOverviewAndTheKindPolicies() throws Exception {
         show("#/");
-        await().atMost(SETTLE).until(() -> browser.driver.findElement(By.id("convergence")).getText(), t -> t.contains("median"));
-        assertThat(browser.await(By.id("by-sync"), SETTLE).getText()).contains("Synced");
+        await().atMost(SETTLE).until(() -> browser.text("#convergence"), t -> t.contains("median"));
+        await().atMost(SETTLE).until(() -> browser.text("#by-sync"), t -> t.contains("Synced"));
         browser.screenshot("overview");
         show("#/kinds");
         assertThat(browser.await(By.id("kind-Drifty"), SETTLE).getText()).contains("debug");
@@ -273,8 +274,8 @@ class UiBrowserIT {
         browser.driver.executeScript("location.hash = arguments[0]", hash);
     }
 
-    private static WebElement fieldRow(String field) {
-        return browser.driver.findElements(By.cssSelector("#fields tr[data-path='" + field + "']")).stream().findFirst().orElse(null);
+    private static String field(String path) {
+        return "#fields tr[data-path='" + path + "']";
     }
 
     private static void editSpec(String from, String to) {

@@ -39,7 +39,7 @@ public final class OpenApiDocument {
             true, List.of(200, 400, 404, 409, 413, 415, 503, 504)),
         new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional.",
             true, List.of(200, 400, 404, 409, 503, 504)),
-        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state.", false, List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state, and the observed state last reported.", false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
         new Operation("GET", "/api/v1/watch", "Server-Sent Events: ADDED, MODIFIED, DELETED, BOOKMARK from resourceVersion "

@@ -67,4 +67,4 @@ export function navigate(path, query) {
   location.hash = path + (qs ? '?' + qs : '');
 }
 
-export const detailLink = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace, r.name].map(encodeURIComponent).join('/') }, r.name);
+export const detailLink = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace, r.name].map(encodeURIComponent).join('/'), 'data-focus': r.key }, r.name);

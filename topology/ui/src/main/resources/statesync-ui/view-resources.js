@@ -69,13 +69,16 @@ function renderTable(holder, status, c, q) {
     const active = x.id === col.id;
     const next = active && dir !== 'desc' ? 'desc' : 'asc';
     return h('th', { scope: 'col', class: x.num ? 'num' : null, 'aria-sort': active ? (dir === 'desc' ? 'descending' : 'ascending') : null },
-      h('button', { type: 'button', onclick: () => navigate('/resources', { ...q, sort: x.id + ':' + next, page: '' }) },
+      h('button', { type: 'button', 'data-focus': 'sort-' + x.id, onclick: () => navigate('/resources', { ...q, sort: x.id + ':' + next, page: '' }) },
         x.label, active ? (dir === 'desc' ? ' ▼' : ' ▲') : ''));
   });
+  // A live repaint replaces the rows and buttons; the control that had the keyboard focus gets it back.
+  const focused = holder.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
   const body = shown.map((r) => h('tr', { 'data-key': r.key, 'data-rv': r.rv },
     columns.map((x) => h('td', { class: x.num ? 'num' : null }, x.cell ? x.cell(r) : x.text(r)))));
   fill(holder, h('table', { id: 'resources', 'aria-rowcount': rows.length + 1 },
     h('thead', {}, h('tr', {}, header)), h('tbody', {}, body)), pager(q, page, pages));
+  if (focused) [...holder.querySelectorAll('[data-focus]')].find((e) => e.dataset.focus === focused)?.focus();
   // User timing entries, so that a benchmark can read when the first rows were on screen and what a repaint costs.
   if (shown.length && !performance.getEntriesByName('statesync-first-rows').length) performance.mark('statesync-first-rows');
   performance.clearMeasures('statesync-render');
@@ -86,9 +89,9 @@ function pager(q, page, pages) {
   if (pages === 1) return '';
   const go = (p) => () => navigate('/resources', { ...q, page: p === 1 ? '' : p });
   return h('nav', { class: 'pager', 'aria-label': 'Pages' },
-    h('button', { type: 'button', disabled: page === 1, onclick: go(page - 1) }, 'Previous'),
+    h('button', { type: 'button', 'data-focus': 'previous', disabled: page === 1, onclick: go(page - 1) }, 'Previous'),
     `Page ${page} of ${fmt(pages)}`,
-    h('button', { type: 'button', disabled: page === pages, onclick: go(page + 1) }, 'Next'));
+    h('button', { type: 'button', 'data-focus': 'next', disabled: page === pages, onclick: go(page + 1) }, 'Next'));
 }
 
 const compare = (a, b) => (a === b ? 0 : a === undefined ? -1 : b === undefined ? 1 : a < b ? -1 : 1);

@@ -86,14 +86,14 @@ class UiBrowserIT {
         browser.open(page);
         browser.screenshot("sign-in");
         signIn(UiInstance.READER);
-        assertThat(browser.await(By.id("who"), LIVE).getText()).contains("reader (read-only)");
+        await().atMost(SETTLE).until(() -> browser.text("#who"), t -> t.contains("reader (read-only)"));
         show("#/resources/WebApp/" + ns + "/shop");
         browser.await(By.id("fields"), SETTLE);
         assertThat(browser.driver.findElements(By.id("save"))).as("a reader gets no save button").isEmpty();
         browser.driver.executeScript("sessionStorage.clear()");
         browser.open(page);
         signIn(UiInstance.WRITER);
-        assertThat(browser.await(By.id("who"), LIVE).getText()).startsWith("writer");
+        await().atMost(SETTLE).until(() -> browser.text("#who"), t -> t.startsWith("writer"));
     }
 
     @Test
@@ -106,9 +106,13 @@ class UiBrowserIT {
         show("#/resources?namespace=" + ns);
         await().atMost(SETTLE).until(() -> browser.rows().size() == 3);
         Object marker = browser.driver.executeScript("return window.__sameDocument = 'yes'");
+        String focused = "WebApp/" + ns + "/before-1";
+        browser.driver.executeScript("[...document.querySelectorAll('#resources a')].find(a => a.dataset.focus === arguments[0]).focus()", focused);
         instance.put(path("WebApp", ns, "live"), Map.of("replicas", 1), Map.of("tier", "web"));
         await().atMost(LIVE).until(() -> browser.rows().containsKey("WebApp/" + ns + "/live"));
         assertThat(browser.driver.executeScript("return window.__sameDocument")).as("no reload").isEqualTo(marker);
+        assertThat(browser.driver.executeScript("return document.activeElement.dataset.focus"))
+            .as("the keyboard focus survives the live repaint").isEqualTo(focused);
         browser.screenshot("resources");
     }
 

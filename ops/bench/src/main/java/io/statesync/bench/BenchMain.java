@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.statesync.bench.system.BenchCluster;
 import io.statesync.bench.system.ConvergenceSuite;
+import io.statesync.bench.system.UiLoadSuite;
 import io.statesync.bench.system.LatencySuite;
 import io.statesync.bench.system.MachineInfo;
 import io.statesync.bench.system.MemorySuite;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
- *     [--suite all|throughput|latency|convergence|rest|memory|restart] [--quick] [--runs 3] [--records N] [--keys N]
- *     [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N] [--commit-interval-ms N]
+ *     [--suite all|throughput|latency|convergence|rest|memory|restart|ui] [--quick] [--runs 3] [--records N] [--keys N]
+ *     [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N] [--ui-resources N]
+ *     [--commit-interval-ms N]
  *     [--guarantee exactly_once_v2|at_least_once]
  * </pre>
  */
@@ -34,7 +36,7 @@ public final class BenchMain {
     }
 
     record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, int memoryResources,
-                   int rate, int seconds, int restResources, Map<String, Object> overrides) {
+                   int rate, int seconds, int restResources, int uiResources, Map<String, Object> overrides) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -59,6 +61,7 @@ public final class BenchMain {
             case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
             case "memory" -> new MemorySuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
             case "restart" -> new RestartSuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
+            case "ui" -> new UiLoadSuite(cluster, o.uiResources()).run(o.runs(), o.overrides());
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         };
     }
@@ -75,6 +78,7 @@ public final class BenchMain {
         int rate = quick ? 1_000 : 20_000;
         int seconds = quick ? 4 : 60;
         int restResources = quick ? 10_000 : 100_000;
+        int uiResources = 10_000;
         Map<String, Object> overrides = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -88,6 +92,7 @@ public final class BenchMain {
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--rest-resources" -> restResources = Integer.parseInt(args[++i]);
+                case "--ui-resources" -> uiResources = Integer.parseInt(args[++i]);
                 case "--commit-interval-ms" -> overrides.put("commit.interval.ms", Long.parseLong(args[++i]));
                 case "--guarantee" -> overrides.put("processing.guarantee", args[++i]);
                 case "--set" -> {
@@ -98,7 +103,7 @@ public final class BenchMain {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        return new Options(suites, quick, runs, records, keys, resources, memoryResources, rate, seconds, restResources, overrides);
+        return new Options(suites, quick, runs, records, keys, resources, memoryResources, rate, seconds, restResources, uiResources, overrides);
     }
 
     /**

@@ -77,6 +77,7 @@ public final class UpCommand implements Callable<Integer> {
         String base = "http://127.0.0.1:" + port;
         System.out.println();
         System.out.println("statesync is up.");
+        System.out.println("  web UI    " + base + "/");
         System.out.println("  REST      " + base + "/api/v1/resources");
         System.out.println("  ready     " + base + "/readyz");
         System.out.println("  metrics   " + base + "/metrics");

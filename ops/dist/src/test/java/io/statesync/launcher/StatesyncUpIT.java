@@ -83,6 +83,7 @@ class StatesyncUpIT {
             return last[0] != null && "Synced".equals(last[0].path("status").path("syncStatus").asText());
         });
         assertThat(last[0].path("metadata").path("uid").asText()).isEqualTo(uid);
+        assertServesTheWebUi(first);
 
         first.stopWithSigtermAndExpectNothingLeft();
 
@@ -140,6 +141,18 @@ class StatesyncUpIT {
         assertThat(jar).as("the registry jar `up` starts (built by ops/registry; or set STATESYNC_REGISTRY_JAR)")
             .isRegularFile();
         return jar;
+    }
+
+    /** The distribution carries the ui module, so the instance serves the page and its modules. */
+    private void assertServesTheWebUi(Up up) throws Exception {
+        HttpResponse<String> page = send(HttpRequest.newBuilder(up.uri("/")).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).as("GET / answered %s", page.body()).isEqualTo(200);
+        assertThat(page.body()).contains("/ui/app.js");
+        HttpResponse<String> module = send(HttpRequest.newBuilder(up.uri("/ui/app.js")).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(module.statusCode()).isEqualTo(200);
+        assertThat(module.headers().firstValue("Content-Type").orElse("")).startsWith("text/javascript");
     }
 
     /** The resource as JSON, or null while it cannot be read (404, 503, connection refused). */

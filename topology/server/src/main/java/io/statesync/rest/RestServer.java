@@ -39,6 +39,7 @@ import io.statesync.rest.internal.OpenApiDocument;
 import io.statesync.rest.internal.RenderedJsonCache;
 import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceJson;
+import io.statesync.rest.internal.UiFiles;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -230,6 +231,18 @@ public final class RestServer {
         routes.get("/api/v1/kinds", kinds::list);
         routes.get("/api/v1/kinds/{kind}", kinds::get);
         routes.put("/api/v1/kinds/{kind}", kinds::put);
+        routes.get("/api/v1/whoami", this::whoami);
+        UiFiles ui = new UiFiles(RestServer.class.getClassLoader());
+        routes.get("/", ui::index);
+        // Javalin ignores a trailing slash, so this one route answers /ui as well.
+        routes.get("/ui/", ui::index);
+        routes.get("/ui/{file}", ui::file);
+    }
+
+    /** What the caller's token may do, so that a client (the web UI) shows a reader no write controls. */
+    private void whoami(Context ctx) {
+        boolean writer = !auth.enabled() || auth.roleOf(ctx.header("Authorization")) == TokenAuth.Role.WRITER;
+        ctx.json(Map.of("authEnabled", auth.enabled(), "role", writer ? "writer" : "reader"));
     }
 
     /**
@@ -279,9 +292,12 @@ public final class RestServer {
         ctx.json(e.body());
     }
 
-    /** Probes, metrics and the API description stay open; everything else needs reader, and writes need writer. */
+    /**
+     * Probes, metrics, the API description and the web UI's static files stay open; everything else needs reader,
+     * and writes need writer.
+     */
     private void authorize(Context ctx) {
-        if (!auth.enabled() || OPEN_PATHS.contains(ctx.path())) {
+        if (!auth.enabled() || OPEN_PATHS.contains(ctx.path()) || ctx.method().name().equals("GET") && UiFiles.isUiPath(ctx.path())) {
             return;
         }
         String m = ctx.method().name();

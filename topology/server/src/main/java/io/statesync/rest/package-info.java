@@ -34,8 +34,9 @@
  *       that does not decode. A filtered watch sees an object that starts matching as ADDED and one that stops matching
  *       as DELETED, as in Kubernetes. BOOKMARKs come every watch.bookmark.interval.ms. A client that stops reading is
  *       disconnected after watch.send.timeout.ms, one that falls watch.max.queue changes behind at once.</li>
- *   <li><b>Auth</b>: probes, {@code /metrics} and {@code /openapi.json} are open; everything else needs a reader token,
- *       and PUT, PATCH and DELETE need writer.</li>
+ *   <li><b>Auth</b>: probes, {@code /metrics}, {@code /openapi.json} and the web UI's static files ({@code /},
+ *       {@code /ui/}) are open; everything else needs a reader token, and PUT, PATCH and DELETE need writer.
+ *       {@code /api/v1/whoami} tells a client which role its token has.</li>
  * </ul>
  */
 package io.statesync.rest;

@@ -74,7 +74,7 @@ public final class RestSuite {
      * does not finish. Reads are measured here, not reconciliation, so the bench kind's deadline and resync period are
      * pushed beyond the suite's duration.
      */
-    private static void writeQuietPolicy(AppConfig config) throws Exception {
+    static void writeQuietPolicy(AppConfig config) throws Exception {
         TopicNames topics = new TopicNames(config.topicPrefix());
         KindPolicy policy = KindPolicy.newBuilder().setKind("WebApp").setCorrectionDeadlineMs(QUIET_MS)
             .setResyncPeriodMs(QUIET_MS).build();

@@ -49,7 +49,8 @@ public final class OpenApiDocument {
             + "object, patch, patchType: merge|json}]}, at most bulk.max.items. Each item has its own precondition "
             + "(object.metadata.resourceVersion) and its own result {index, key, code, reason, object | error}; partial "
             + "success is normal. ?dryRun=All writes nothing.", true, List.of(200, 400, 413, 415, 503)),
-        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state.", false, List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state, and the observed state last reported.",
+            false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/events", "The resource's events, newest first, repeats aggregated with count, "
@@ -59,7 +60,14 @@ public final class OpenApiDocument {
             + "resumes just after its event; 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
         new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
         new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
-        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)));
+        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)),
+        new Operation("GET", "/api/v1/whoami", "The caller's role (reader or writer) and whether tokens are required.", false,
+            List.of(200)),
+        new Operation("GET", "/", "The web UI's page (HTML, no token needed); 404 when the UI is not on the class path.", false,
+            List.of(200, 404)),
+        new Operation("GET", "/ui/", "The web UI's page, as / (also at /ui).", false, List.of(200, 404)),
+        new Operation("GET", "/ui/{file}", "One of the web UI's static files (modules, style sheet, images).", false,
+            List.of(200, 404)));
 
     private OpenApiDocument() {
     }

@@ -132,6 +132,7 @@ public final class ResourceApi {
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));
             n.put("syncStatus", r.getStatus().getSyncStatus().name());
             n.set("items", ResourceJson.diff(r.getStatus().getDiff()));
+            ResourceJson.putObserved(n, st);
             return ResourceJson.toBytes(n);
         });
     }

@@ -16,8 +16,10 @@ import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.FieldDiff;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
+import io.statesync.avro.store.ReconcileState;
 import io.statesync.reconciler.FieldPath;
 import io.statesync.rest.ApiError;
 import io.statesync.schemas.Values;
@@ -109,6 +111,21 @@ public final class ResourceJson {
             dn.set("observed", Values.toJson(d.getObserved()));
         }
         return out;
+    }
+
+    /**
+     * What the owner's state adds to a diff: the whole observed state as last reported (the status keeps only the
+     * differing fields), or null before any report.
+     */
+    static void putObserved(ObjectNode n, ReconcileState st) {
+        ObservedState o = st.getObserved();
+        if (o == null) {
+            n.putNull("observed");
+            return;
+        }
+        ObjectNode on = n.putObject("observed").put("reporter", o.getReporter()).put("observedGeneration", o.getObservedGeneration());
+        putTime(on, "observedAt", o.getObservedAt());
+        on.set("state", Values.toJson(o.getState()));
     }
 
     private static JsonNode correction(CorrectionRef c) {

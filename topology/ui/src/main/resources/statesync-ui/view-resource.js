@@ -1,0 +1,160 @@
+// One resource: metadata, conditions, desired and observed side by side with the differing fields marked, the last
+// correction, and, for a writer, a conditional edit (If-Match) and delete. Events and ownership show only when the
+// server offers them.
+import { api, optional, resourcePath, canWrite, ApiError } from './api.js';
+import { h, badge, table, when, message, describeError, navigate, fill } from './dom.js';
+import { fieldRows } from './diff.js';
+
+export async function resource(main, kind, ns, name) {
+  const path = resourcePath(kind, ns, name);
+  const read = h('div', {});
+  const edit = h('div', {});
+  main.append(h('h1', {}, `${kind} ${ns}/${name}`), read, edit);
+  let state = await load(path, kind);
+  paint(read, state);
+  const reload = async () => { state = await load(path, kind); paint(read, state); };
+  if (canWrite()) editor(edit, path, state, reload);
+  // A resource changes under the page as agents report and corrections go out; a cheap conditional read keeps up.
+  const timer = setInterval(async () => {
+    try {
+      const r = await api(path, { headers: { 'If-None-Match': `"${state.etag}"` } });
+      if (r.status !== 304) {
+        state = await load(path, kind);
+        paint(read, state);
+        refreshUntouched(edit, path, state, reload);
+      }
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) fill(read, message('error', 'This resource no longer exists.'));
+    }
+  }, 2000);
+  return () => clearInterval(timer);
+}
+
+async function load(path, kind) {
+  const [object, diff, policy, events, dependents] = await Promise.all([api(path), api(path + '/diff'),
+    optional('/api/v1/kinds/' + encodeURIComponent(kind)), optional(path + '/events'), optional(path + '/dependents')]);
+  const st = object.data.status || {};
+  // An older server sends no observed state in /diff: then only whether anything was observed is known.
+  const observed = diff.data.observed !== undefined ? diff.data.observed : st.lastObservedAt ? {} : null;
+  return { object: object.data, etag: object.etag, diff: diff.data.items, ignored: (policy && policy.ignoredFields) || [],
+    observed, correction: diff.data.lastCorrection, events, dependents };
+}
+
+function paint(el, s) {
+  const o = s.object;
+  const m = o.metadata;
+  const st = o.status || {};
+  fill(el,
+    h('p', {}, 'Sync: ', badge(st.syncStatus), st.health !== undefined ? [' Health: ', badge(healthOf(st.health))] : null),
+    h('h2', {}, 'Metadata'), dl([['uid', m.uid], ['resourceVersion', m.resourceVersion], ['generation', m.generation],
+      ['observedGeneration', st.observedGeneration], ['created', when(m.creationTimestamp)],
+      ['deleting since', m.deletionTimestamp ? when(m.deletionTimestamp) : null], ['labels', pairs(m.labels)],
+      ['annotations', pairs(m.annotations)], ['finalizers', (m.finalizers || []).join(', ')],
+      ['last observed', when(st.lastObservedAt)], ['converged', when(st.convergedAt)], ['attempts', st.attempts]]),
+    owners(m.ownerReferences, s.dependents),
+    h('h2', {}, 'Conditions'), (st.conditions || []).length ? table(null, ['Type', 'Status', 'Reason', 'Message', 'Since'],
+      st.conditions.map((c) => h('tr', {}, h('td', {}, c.type), h('td', {}, c.status), h('td', {}, c.reason), h('td', {}, c.message),
+        h('td', {}, when(c.lastTransitionTime))))) : h('p', {}, 'None.'),
+    h('h2', {}, 'Desired and observed'),
+    s.observed ? reporter(s.observed) : h('p', { class: 'muted' }, 'No agent has reported this resource yet.'),
+    table('Differences are marked in text and colour: changed, missing in observed (removed), unexpected in observed (added); '
+      + 'fields the kind policy ignores are marked ignored.', ['Field', 'Desired', 'Observed', 'Difference'],
+    fieldRows(o.spec, s.diff, s.ignored, s.observed).map((r) => h('tr', { class: 'd-' + r.mark, 'data-path': r.path },
+      h('th', { scope: 'row' }, h('code', {}, r.path)), h('td', {}, h('code', {}, r.desired)), h('td', {}, h('code', {}, r.observed)),
+      h('td', {}, r.label))), { id: 'fields' }),
+    h('h2', {}, 'Last correction'), correction(st.lastCorrection, s.correction),
+    s.events ? [h('h2', {}, 'Events'), timeline(s.events.items || s.events)] : null);
+}
+
+const healthOf = (x) => typeof x === 'string' ? x : (x || {}).status;
+const pairs = (m) => Object.entries(m || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+
+function dl(entries) {
+  return h('dl', { class: 'meta' }, entries.filter(([, v]) => v !== null && v !== undefined && v !== '')
+    .map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+const reporter = (o) => o.reporter ? h('p', { class: 'muted' }, `Observed by ${o.reporter} for generation ${o.observedGeneration}, `, when(o.observedAt), ' ago.') : null;
+
+/**
+ * The status's summary of the last correction. The pipeline does not keep a correction's patch once sent, so the
+ * patch shows only if /diff ever carries it (lastCorrection.patch for the same command).
+ */
+function correction(c, full) {
+  if (!c) return h('p', {}, 'None issued.');
+  const patch = full && full.commandId === c.commandId ? full.patch : null;
+  return [dl([['action', c.action], ['reason', c.reason], ['generation', c.generation], ['attempt', c.attempt],
+    ['issued', when(c.issuedAt)], ['deadline', when(c.deadline)], ['command', c.commandId]]),
+  patch ? table('The patch this correction sent', ['Operation', 'Field', 'Value'], patch.map((op) => h('tr', {},
+    h('td', {}, op.op), h('th', { scope: 'row' }, h('code', {}, op.path)), h('td', {}, h('code', {}, op.op === 'REMOVE' ? '' : JSON.stringify(op.value))))),
+  { id: 'patch' }) : null];
+}
+
+/** Owner references once resources carry them, dependents once the server lists them. */
+function owners(refs, dependents) {
+  if (!refs && !dependents) return null;
+  const link = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace, r.name].map(encodeURIComponent).join('/') }, `${r.kind} ${r.namespace}/${r.name}`);
+  const list = (items) => items.length ? h('ul', {}, items.map((r) => h('li', {}, link(r)))) : h('p', {}, 'None.');
+  return [refs ? [h('h2', {}, 'Owners'), list(refs)] : null,
+    dependents ? [h('h2', {}, 'Dependents'), list((dependents.items || dependents).map((d) => ({ kind: d.kind, ...(d.metadata || d) })))] : null];
+}
+
+function timeline(events) {
+  return events.length ? h('ol', { class: 'timeline', id: 'events' }, events.map((e) => h('li', {}, when(e.time || e.timestamp), ' ',
+    h('strong', {}, e.type || ''), ' ', e.reason || '', e.message ? ': ' + e.message : ''))) : h('p', {}, 'No events.');
+}
+
+/**
+ * Status updates change the resourceVersion too; an editor nobody has typed in follows them, so that only a real
+ * concurrent write makes a save conflict.
+ */
+function refreshUntouched(el, path, state, reload) {
+  const text = el.querySelector('textarea');
+  if (text && text.value === text.defaultValue) editor(el, path, state, reload);
+}
+
+/** The writer's controls: the spec and labels as JSON, saved only if nobody wrote in between (If-Match). */
+function editor(el, path, state, reload) {
+  const o = state.object;
+  const base = o.metadata.resourceVersion;
+  const text = h('textarea', { id: 'spec-editor', spellcheck: 'false', 'aria-describedby': 'edit-help' },
+    JSON.stringify({ metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations }, spec: o.spec }, null, 2));
+  const out = h('div', { 'aria-live': 'polite' });
+  const save = async () => {
+    let body;
+    try { body = JSON.parse(text.value); } catch (e) { return fill(out, message('error', 'Not valid JSON: ' + e.message)); }
+    try {
+      const r = await api(path, { method: 'PUT', body, headers: { 'If-Match': `"${base}"` } });
+      fill(out, message('ok', `Saved: generation ${r.data.metadata.generation}, version ${r.data.metadata.resourceVersion}.`));
+      await reload();
+      editor(el, path, { ...state, object: r.data }, reload);
+      el.prepend(out);
+    } catch (e) {
+      fill(out, e instanceof ApiError && e.status === 409 ? await conflict(path, base, e, el, reload) : message('error', describeError(e)));
+      out.scrollIntoView({ block: 'center' });
+    }
+  };
+  let armed = false;
+  const del = h('button', { type: 'button', class: 'danger', onclick: async () => {
+    if (!armed) { armed = true; del.textContent = 'Confirm delete'; return; }
+    try {
+      await api(path, { method: 'DELETE', headers: { 'If-Match': `"${base}"` } });
+      navigate('/resources', {});
+    } catch (e) { fill(out, message('error', describeError(e))); }
+  } }, 'Delete');
+  fill(el, h('h2', {}, 'Edit'), h('p', { id: 'edit-help', class: 'muted' },
+    `Edits version ${base}; saving fails with a conflict if the resource changed since.`),
+  h('label', { for: 'spec-editor' }, 'Labels, annotations and spec (JSON)'), text, out,
+  h('div', { class: 'actions' }, h('button', { type: 'button', id: 'save', onclick: save }, 'Save'), del));
+}
+
+async function conflict(path, base, e, el, reload) {
+  const newer = await api(path, { headers: {} }).then((r) => r.data).catch(() => null);
+  return message('error', `Conflict: the resource changed since version ${base}; the current version is `,
+    h('strong', { id: 'conflict-version' }, e.body.resourceVersion || '?'), '. Your edit was not saved.',
+    newer ? h('pre', {}, JSON.stringify(newer.spec, null, 2)) : null,
+    h('button', { type: 'button', id: 'reload', onclick: async () => {
+      await reload();
+      editor(el, path, { object: newer || (await api(path)).data }, reload);
+    } }, 'Reload the newest version'));
+}

@@ -1,0 +1,312 @@
+package io.statesync.ui;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.schemas.Values;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The web UI in a real headless Chromium against a real instance on the embedded broker and registry. The browser
+ * reaches the instance through {@link TcpProxy}, so that a test can drop the watch stream.
+ */
+@ExtendWith(EmbeddedClusterExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UiBrowserIT {
+
+    private static final Duration LIVE = Duration.ofSeconds(2);
+    private static final Duration SETTLE = Duration.ofSeconds(30);
+    private static UiInstance instance;
+    private static TcpProxy proxy;
+    private static Browser browser;
+    private static String page;
+
+    @RegisterExtension
+    final TestWatcher screenshotOnFailure = new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+            if (browser != null) {
+                browser.failed(context.getRequiredTestMethod().getName());
+            }
+        }
+    };
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(Browser.available(), "skipped: the browser tests need Debian's chromium and chromium-driver "
+            + "(" + Browser.CHROMIUM + ", " + Browser.CHROMEDRIVER + "); apt-get install -y chromium chromium-driver");
+        instance = new UiInstance();
+        proxy = new TcpProxy(instance.app.httpPort());
+        page = "http://127.0.0.1:" + proxy.port() + "/";
+        browser = new Browser();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (instance != null) {
+            instance.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void shouldAskForATokenAndShowAReaderNoWriteControls() throws Exception {
+        String ns = namespace();
+        instance.put(path("WebApp", ns, "shop"), Map.of("image", "nginx:1.21"), Map.of());
+        browser.open(page);
+        browser.screenshot("sign-in");
+        signIn(UiInstance.READER);
+        await().atMost(SETTLE).until(() -> browser.text("#who"), t -> t.contains("reader (read-only)"));
+        show("#/resources/WebApp/" + ns + "/shop");
+        browser.await(By.id("fields"), SETTLE);
+        assertThat(browser.driver.findElements(By.id("save"))).as("a reader gets no save button").isEmpty();
+        browser.driver.executeScript("sessionStorage.clear()");
+        browser.open(page);
+        signIn(UiInstance.WRITER);
+        await().atMost(SETTLE).until(() -> browser.text("#who"), t -> t.startsWith("writer"));
+    }
+
+    @Test
+    @Order(2)
+    void shouldListResourcesWrittenBeforeAndShowAPutWithinTwoSecondsWithoutReload() throws Exception {
+        String ns = namespace();
+        for (int i = 0; i < 3; i++) {
+            instance.put(path("WebApp", ns, "before-" + i), Map.of("replicas", i), Map.of("tier", "web"));
+        }
+        show("#/resources?namespace=" + ns);
+        await().atMost(SETTLE).until(() -> browser.rows().size() == 3);
+        Object marker = browser.driver.executeScript("return window.__sameDocument = 'yes'");
+        String focused = "WebApp/" + ns + "/before-1";
+        browser.driver.executeScript("[...document.querySelectorAll('#resources a')].find(a => a.dataset.focus === arguments[0]).focus()", focused);
+        instance.put(path("WebApp", ns, "live"), Map.of("replicas", 1), Map.of("tier", "web"));
+        await().atMost(LIVE).until(() -> browser.rows().containsKey("WebApp/" + ns + "/live"));
+        assertThat(browser.driver.executeScript("return window.__sameDocument")).as("no reload").isEqualTo(marker);
+        assertThat(browser.driver.executeScript("return document.activeElement.dataset.focus"))
+            .as("the keyboard focus survives the live repaint").isEqualTo(focused);
+        browser.screenshot("resources");
+    }
+
+    @Test
+    @Order(3)
+    void shouldNarrowTheListByALabelSelectorAndCarryItInTheUrl() throws Exception {
+        String ns = namespace();
+        for (String tier : List.of("web", "db")) {
+            for (int i = 0; i < 2; i++) {
+                instance.put(path("WebApp", ns, tier + "-" + i), Map.of("replicas", i), Map.of("tier", tier));
+            }
+        }
+        show("#/resources?namespace=" + ns);
+        await().atMost(SETTLE).until(() -> browser.rows().size() == 4);
+        WebElement selector = browser.driver.findElement(By.id("f-labelSelector"));
+        selector.sendKeys("tier=web");
+        browser.driver.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+        await().atMost(SETTLE).until(() -> browser.rows().keySet(),
+            keys -> keys.equals(java.util.Set.of("WebApp/" + ns + "/web-0", "WebApp/" + ns + "/web-1")));
+        assertThat(browser.driver.getCurrentUrl()).contains("labelSelector=tier%3Dweb").contains("namespace=" + ns);
+        browser.screenshot("resources-filtered");
+    }
+
+    @Test
+    @Order(4)
+    void shouldHighlightADriftedFieldWithBothValuesAndMarkIgnoredFields() throws Exception {
+        String ns = namespace();
+        instance.send("PUT", "/api/v1/kinds/Drifty", Map.of("ignoredFields", List.of("debug")));
+        Map<String, Object> spec = Map.of("image", "nginx:1.21", "replicas", 3, "debug", true, "env", Map.of("ENV", "prod"));
+        String path = path("Drifty", ns, "web");
+        instance.put(path, spec, Map.of("app", "web"));
+        JsonNode synced = awaitSync(path, "Synced");
+        instance.agent.hold();
+        try {
+            Map<String, Object> drifted = new HashMap<>(spec);
+            drifted.put("replicas", 5);
+            drifted.put("sidecar", "on");
+            instance.agent.report("Drifty/" + ns + "/web", synced.path("metadata").path("uid").asText(),
+                synced.path("metadata").path("generation").asLong(), Values.fromJava(drifted), null);
+            show("#/resources/Drifty/" + ns + "/web");
+            await().atMost(SETTLE).until(() -> browser.attribute(field("replicas"), "class"), c -> c.contains("d-changed"));
+            assertThat(browser.text(field("replicas"))).contains("3").contains("5").contains("changed");
+            assertThat(browser.attribute(field("debug"), "class")).contains("d-ignored");
+            assertThat(browser.text(field("debug"))).contains("ignored");
+            assertThat(browser.attribute(field("image"), "class")).contains("d-same");
+            assertThat(browser.text(field("sidecar"))).as("a field only the agent reports").contains("\"on\"");
+            browser.screenshot("resource-drift");
+        } finally {
+            instance.agent.release();
+        }
+    }
+
+    @Test
+    @Order(5)
+    void shouldSaveAnEditAsANewGenerationAndShowAConflictAfterAConcurrentWrite() throws Exception {
+        String ns = namespace();
+        String path = path("WebApp", ns, "edit");
+        instance.put(path, Map.of("replicas", 1), Map.of());
+        awaitSync(path, "Synced");
+        show("#/resources/WebApp/" + ns + "/edit");
+        editSpec("\"replicas\": 1", "\"replicas\": 2");
+        browser.driver.findElement(By.id("save")).click();
+        await().atMost(SETTLE).until(() -> browser.text(".msg.ok"), t -> t.contains("generation 2"));
+        assertThat(instance.get(path).path("spec").path("replicas").asInt()).isEqualTo(2);
+
+        String base = awaitSync(path, "Synced").path("metadata").path("resourceVersion").asText();
+        await().atMost(SETTLE).until(() -> browser.text("#edit-help"), t -> t.contains("version " + base + ";"));
+        editSpec("\"replicas\": 2", "\"replicas\": 9");
+        String newer = instance.put(path, Map.of("replicas", 7), Map.of()).path("metadata").path("resourceVersion").asText();
+        browser.driver.findElement(By.id("save")).click();
+        String shown = await().atMost(SETTLE).until(() -> browser.text("#conflict-version"), t -> !t.isEmpty());
+        assertThat(Long.parseLong(shown)).as("the conflict names a version newer than the edited " + base)
+            .isGreaterThanOrEqualTo(Long.parseLong(newer));
+        browser.screenshot("resource-conflict");
+        browser.driver.findElement(By.id("reload")).click();
+        await().atMost(SETTLE).until(() -> browser.text("#spec-editor"), v -> v.contains("\"replicas\": 7"));
+        assertThat(instance.get(path).path("metadata").path("generation").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    @Order(6)
+    void shouldResumeADroppedStreamWithNoMissingAndNoDuplicatedRows() throws Exception {
+        String ns = namespace();
+        for (int i = 0; i < 5; i++) {
+            instance.put(path("WebApp", ns, "r-" + i), Map.of("n", 0), Map.of());
+        }
+        show("#/resources?namespace=" + ns);
+        await().atMost(SETTLE).until(() -> browser.rows().size() == 5);
+        String resumesBefore = browser.driver.findElement(By.id("live")).getDomAttribute("data-resumes");
+        proxy.cut();
+        for (int i = 3; i < 10; i++) {
+            instance.put(path("WebApp", ns, "r-" + i), Map.of("n", 1), Map.of());
+        }
+        Thread.sleep(1_000);
+        proxy.restore();
+        await().atMost(SETTLE).until(() -> browser.rows().equals(serverRows(ns)));
+        WebElement live = browser.driver.findElement(By.id("live"));
+        assertThat(Integer.parseInt(live.getDomAttribute("data-resumes"))).isGreaterThan(Integer.parseInt(resumesBefore));
+        assertThat(live.getDomAttribute("data-stale-events")).as("events delivered twice").isEqualTo("0");
+        assertThat(browser.rows()).hasSize(10);
+    }
+
+    @Test
+    @Order(7)
+    void shouldShowTheOverviewAndTheKindPolicies() throws Exception {
+        show("#/");
+        await().atMost(SETTLE).until(() -> browser.text("#convergence"), t -> t.contains("median"));
+        await().atMost(SETTLE).until(() -> browser.text("#by-sync"), t -> t.contains("Synced"));
+        browser.screenshot("overview");
+        show("#/kinds");
+        assertThat(browser.await(By.id("kind-Drifty"), SETTLE).getText()).contains("debug");
+        browser.screenshot("kinds");
+    }
+
+    @Test
+    @Order(8)
+    void shouldShowAKindPolicysValidationErrorNextToItsEditor() throws Exception {
+        show("#/kinds");
+        WebElement section = browser.await(By.id("kind-Drifty"), SETTLE);
+        section.findElement(By.tagName("summary")).click();
+        WebElement editor = section.findElement(By.tagName("textarea"));
+        browser.driver.executeScript("arguments[0].value = arguments[1]", editor, "{\"kind\": \"Drifty\", \"maxAttempts\": \"many\"}");
+        section.findElement(By.cssSelector(".actions button")).click();
+        WebElement error = browser.await(By.cssSelector("#kind-Drifty .msg.error"), SETTLE);
+        assertThat(error.getText()).contains("400").contains("maxAttempts");
+        browser.screenshot("kinds-invalid");
+        assertThat(instance.get("/api/v1/kinds/Drifty").path("maxAttempts").isNull()).as("nothing was stored").isTrue();
+    }
+
+    @Test
+    @Order(9)
+    void shouldServeThePageWithoutATokenAndNothingElseOfTheClassPath() {
+        HttpResponse<String> index = anonymous("/");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+        assertThat(index.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(t -> assertThat(t).contains("default-src 'self'"));
+        assertThat(anonymous("/ui/").body()).isEqualTo(index.body());
+        assertThat(anonymous("/ui").body()).isEqualTo(index.body());
+        assertThat(anonymous("/ui/app.js").headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/javascript"));
+        assertThat(anonymous("/ui/missing.js").statusCode()).isEqualTo(404);
+        assertThat(anonymous("/ui/logback.xml").statusCode()).as("not a UI file name: needs a token like any path").isEqualTo(401);
+        assertThat(anonymous("/api/v1/resources").statusCode()).isEqualTo(401);
+    }
+
+    private static HttpResponse<String> anonymous(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(instance.base + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void signIn(String token) {
+        browser.await(By.id("token"), SETTLE).sendKeys(token);
+        browser.driver.findElement(By.cssSelector("form button[type=submit]")).click();
+    }
+
+    private static void show(String hash) {
+        browser.driver.executeScript("location.hash = arguments[0]", hash);
+    }
+
+    private static String field(String path) {
+        return "#fields tr[data-path='" + path + "']";
+    }
+
+    private static void editSpec(String from, String to) {
+        WebElement editor = browser.await(By.id("spec-editor"), SETTLE);
+        String text = editor.getDomProperty("value");
+        assertThat(text).contains(from);
+        browser.driver.executeScript("arguments[0].value = arguments[1]", editor, text.replace(from, to));
+    }
+
+    private static JsonNode awaitSync(String path, String status) {
+        return await().atMost(SETTLE).until(() -> instance.get(path), r -> r.path("status").path("syncStatus").asText().equals(status));
+    }
+
+    private static Map<String, String> serverRows(String ns) {
+        Map<String, String> out = new HashMap<>();
+        for (JsonNode o : instance.get("/api/v1/resources?namespace=" + ns).path("items")) {
+            out.put(o.path("kind").asText() + "/" + ns + "/" + o.path("metadata").path("name").asText(),
+                o.path("metadata").path("resourceVersion").asText());
+        }
+        return out;
+    }
+
+    private static String namespace() {
+        return "ui-" + UUID.randomUUID().toString().substring(0, 6);
+    }
+
+    private static String path(String kind, String ns, String name) {
+        return "/api/v1/resources/" + kind + "/" + ns + "/" + name;
+    }
+}

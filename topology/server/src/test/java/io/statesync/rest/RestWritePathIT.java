@@ -126,6 +126,31 @@ class RestWritePathIT {
     }
 
     @Test
+    void shouldShowThePatchOfTheLastCorrectionInTheDiff() throws Exception {
+        String name = unique();
+        JsonNode created = json(app.put(path(name), body(Map.of("image", "nginx:1.20", "replicas", 1), Map.of())));
+        JsonNode create = json(app.get(path(name) + "/diff")).path("lastCorrection");
+        assertThat(create.path("action").asText()).isEqualTo("CREATE");
+        assertThat(create.path("patch")).extracting(op -> op.path("op").asText() + " " + op.path("path").asText())
+            .containsExactlyInAnyOrder("SET image", "SET replicas");
+        String uid = created.path("metadata").path("uid").asText();
+        try (InTestAgent agent = new InTestAgent(EmbeddedClusterExtension.bootstrapServers(),
+                new TopologySerdes(new AppConfig(config)), topics)) {
+            // Only the report below acts on the key: an agent applying corrections would change what is observed.
+            agent.hold();
+            agent.report("WebApp/default/" + name, uid, 1, Values.fromJava(Map.of("image", "nginx:1.19", "replicas", 1L)), null);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                json(app.get(path(name) + "/diff")).path("lastCorrection").path("action").asText().equals("UPDATE"));
+        }
+        JsonNode update = json(app.get(path(name) + "/diff")).path("lastCorrection");
+        assertThat(update.path("patch")).as(update.toString()).singleElement().satisfies(op -> {
+            assertThat(op.path("op").asText()).isEqualTo("SET");
+            assertThat(op.path("path").asText()).isEqualTo("image");
+            assertThat(op.path("value").asText()).isEqualTo("nginx:1.20");
+        });
+    }
+
+    @Test
     void shouldApplyAJsonPatchAndAnswer422WhenItDoesNotApplyAnd400WhenItIsNoPatch() {
         String name = unique();
         app.put(path(name), body(Map.of("replicas", 2, "ports", List.of(80)), Map.of()));

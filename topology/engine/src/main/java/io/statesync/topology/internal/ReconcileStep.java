@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.statesync.avro.Action;
 import io.statesync.avro.Correction;
 import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.EventType;
@@ -159,7 +160,7 @@ final class ReconcileStep {
         if (st.getLastCorrection() == null || !isOutstanding(res.getStatus())) {
             metrics.inflightDelta(1);
         }
-        st.setLastCorrection(withoutPatch(c));
+        st.setLastCorrection(forState(c));
         st.setLastCorrectionFingerprint(pc.fingerprint());
         st.setLastPlannedAttempt(pc.attempt());
         if (!delete && !isOrphanPlaceholder(res)) {
@@ -169,13 +170,15 @@ final class ReconcileStep {
     }
 
     /**
-     * The state keeps the last correction for its identity, attempt and deadline; its patch is never read again (a
-     * retry is planned afresh), and a CREATE's patch repeats the whole spec, so it is not stored. Built field by field:
-     * the generated copy constructor would deep-copy the spec.
+     * The state keeps the last correction for its identity, attempt and deadline, and its patch so that users can see
+     * what was sent (the diff endpoint shows it); a retry is planned afresh. A CREATE's patch repeats the whole spec,
+     * which the correction's desiredSpec already holds, so it is not stored twice. Built field by field: the generated
+     * copy constructor would deep-copy the spec.
      */
-    private static Correction withoutPatch(Correction c) {
+    private static Correction forState(Correction c) {
         return new Correction(c.getCommandId(), c.getKind(), c.getNamespace(), c.getName(), c.getUid(), c.getAction(),
-            c.getReason(), c.getGeneration(), c.getAttempt(), List.of(), c.getDesiredSpec(), c.getIssuedAt(), c.getDeadline());
+            c.getReason(), c.getGeneration(), c.getAttempt(), c.getAction() == Action.CREATE ? List.of() : c.getPatch(),
+            c.getDesiredSpec(), c.getIssuedAt(), c.getDeadline());
     }
 
     /**

@@ -133,6 +133,7 @@ public final class ResourceApi {
             n.put("syncStatus", r.getStatus().getSyncStatus().name());
             n.set("items", ResourceJson.diff(r.getStatus().getDiff()));
             ResourceJson.putObserved(n, st);
+            ResourceJson.putLastCorrection(n, st);
             return ResourceJson.toBytes(n);
         });
     }

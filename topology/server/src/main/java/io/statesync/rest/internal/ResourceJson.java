@@ -11,10 +11,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.avro.Action;
 import io.statesync.avro.Condition;
+import io.statesync.avro.Correction;
 import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.FieldDiff;
+import io.statesync.avro.FieldOp;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
@@ -126,6 +129,29 @@ public final class ResourceJson {
         ObjectNode on = n.putObject("observed").put("reporter", o.getReporter()).put("observedGeneration", o.getObservedGeneration());
         putTime(on, "observedAt", o.getObservedAt());
         on.set("state", Values.toJson(o.getState()));
+    }
+
+    /**
+     * The last correction as sent, for the diff endpoint: its patch, or for a CREATE (whose patch sets every top-level
+     * field, so the state keeps only the spec) the SET of each top-level field of its desired spec.
+     */
+    static void putLastCorrection(ObjectNode n, ReconcileState st) {
+        Correction c = st.getLastCorrection();
+        if (c == null) {
+            n.putNull("lastCorrection");
+            return;
+        }
+        ObjectNode cn = n.putObject("lastCorrection").put("commandId", c.getCommandId()).put("action", c.getAction().name());
+        ArrayNode patch = cn.putArray("patch");
+        if (c.getAction() == Action.CREATE && c.getDesiredSpec() != null && Values.toJson(c.getDesiredSpec()).isObject()) {
+            Values.toJson(c.getDesiredSpec()).properties().forEach(e -> patch.addObject().put("op", "SET")
+                .put("path", e.getKey()).set("value", e.getValue()));
+            return;
+        }
+        for (FieldOp op : c.getPatch()) {
+            ObjectNode on = patch.addObject().put("op", op.getOp().name()).put("path", new FieldPath(op.getPath()).format());
+            on.set("value", Values.toJson(op.getValue()));
+        }
     }
 
     private static JsonNode correction(CorrectionRef c) {

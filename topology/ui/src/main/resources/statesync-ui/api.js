@@ -26,11 +26,16 @@ export function authHeaders(extra = {}) {
   return session.token ? { ...extra, Authorization: 'Bearer ' + session.token } : { ...extra };
 }
 
-/** Sends a request and returns {data, etag, status}; throws ApiError for anything but 2xx and 304. */
-export async function api(path, { method = 'GET', body, headers = {}, signal } = {}) {
+/**
+ * Sends a request and returns {data, etag, status}; throws ApiError for anything but 2xx and 304. The body is a value
+ * sent as JSON, or `yaml`, text sent as application/yaml for the server to parse.
+ */
+export async function api(path, { method = 'GET', body, yaml, headers = {}, signal } = {}) {
   const h = authHeaders(headers);
-  if (body !== undefined) h['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers: h, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+  let payload;
+  if (yaml !== undefined) [h['Content-Type'], payload] = ['application/yaml', yaml];
+  else if (body !== undefined) [h['Content-Type'], payload] = ['application/json', JSON.stringify(body)];
+  const res = await fetch(path, { method, headers: h, signal, body: payload });
   const text = res.status === 304 ? '' : await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { message: text }; }

@@ -61,6 +61,22 @@ export function describeError(e) {
   return e && e.body && e.body.reason ? `${e.status} ${e.body.reason}: ${e.message}` : String(e && e.message || e);
 }
 
+/**
+ * Marks an editor invalid until its next edit and, when the server's message names a line (a YAML syntax error),
+ * selects that line, so the error is found where it is.
+ */
+export function markInvalid(textarea, text) {
+  textarea.setAttribute('aria-invalid', 'true');
+  textarea.addEventListener('input', () => textarea.removeAttribute('aria-invalid'), { once: true });
+  const m = /line (\d+)/.exec(text || '');
+  if (!m) return;
+  const lines = textarea.value.split('\n');
+  const n = Math.max(1, Math.min(Number(m[1]), lines.length)) - 1;
+  const start = lines.slice(0, n).reduce((sum, l) => sum + l.length + 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(start, start + lines[n].length);
+}
+
 /** Changes the URL hash to a view and its query; the hashchange handler renders it. */
 export function navigate(path, query) {
   const qs = new URLSearchParams(Object.entries(query || {}).filter(([, v]) => v !== '' && v != null)).toString();

@@ -1,7 +1,8 @@
-// Kind policies, readable as a table and, for a writer, editable as JSON. The server's validation message (an
-// unknown field, a wrong type) is shown next to the editor.
+// Kind policies, readable as a table and, for a writer, editable as YAML. The server parses and validates it; its
+// message (a syntax error with its line, an unknown field, a wrong type) is shown under the editor.
 import { api, canWrite } from './api.js';
-import { h, table, message, describeError, fill } from './dom.js';
+import { h, table, message, describeError, fill, markInvalid } from './dom.js';
+import { toYaml } from './yaml.js';
 
 const DOCS = {
   ignoredFields: 'spec paths never compared (* is any key or item)',
@@ -35,16 +36,17 @@ function section(policy) {
 
 function editor(policy, paint) {
   const id = 'edit-' + policy.kind.replace(/[^A-Za-z0-9-]/g, '_');
-  const text = h('textarea', { id, spellcheck: 'false', rows: 12 }, JSON.stringify(policy, null, 2));
-  const out = h('div', { 'aria-live': 'polite' });
+  const text = h('textarea', { id, spellcheck: 'false', rows: 12, 'aria-describedby': id + '-result' }, toYaml(policy));
+  const out = h('div', { id: id + '-result', 'aria-live': 'polite' });
   const save = async () => {
-    let body;
-    try { body = JSON.parse(text.value); } catch (e) { return fill(out, message('error', 'Not valid JSON: ' + e.message)); }
     try {
-      const { data } = await api('/api/v1/kinds/' + encodeURIComponent(policy.kind), { method: 'PUT', body });
+      const { data } = await api('/api/v1/kinds/' + encodeURIComponent(policy.kind), { method: 'PUT', yaml: text.value });
       paint(data);
-    } catch (e) { fill(out, message('error', describeError(e))); }
+    } catch (e) {
+      fill(out, message('error', describeError(e)));
+      markInvalid(text, e.message);
+    }
   };
   return h('details', {}, h('summary', {}, 'Edit ' + policy.kind),
-    h('label', { for: id }, 'Policy (JSON)'), text, out, h('div', { class: 'actions' }, h('button', { type: 'button', onclick: save }, 'Save')));
+    h('label', { for: id }, 'Policy (YAML)'), text, out, h('div', { class: 'actions' }, h('button', { type: 'button', onclick: save }, 'Save')));
 }

@@ -1,20 +1,25 @@
 // One resource: metadata, conditions, desired and observed side by side with the differing fields marked, the last
-// correction, and, for a writer, a conditional edit (If-Match) and delete. Events and ownership show only when the
-// server offers them.
+// correction, its events, and, for a writer, a conditional edit (If-Match) of its YAML and delete. Ownership shows
+// only when the server offers it.
 import { api, optional, resourcePath, canWrite, ApiError } from './api.js';
-import { h, badge, table, when, message, describeError, navigate, fill } from './dom.js';
+import { h, badge, table, when, message, describeError, navigate, fill, markInvalid } from './dom.js';
 import { fieldRows } from './diff.js';
+import { toYaml } from './yaml.js';
 
 export async function resource(main, kind, ns, name) {
   const path = resourcePath(kind, ns, name);
   const read = h('div', {});
+  const history = h('section', { 'aria-labelledby': 'events-h' });
   const edit = h('div', {});
-  main.append(h('h1', {}, `${kind} ${ns}/${name}`), read, edit);
+  main.append(h('h1', {}, `${kind} ${ns}/${name}`), read, history, edit);
   let state = await load(path, kind);
   paint(read, state);
-  const reload = async () => { state = await load(path, kind); paint(read, state); };
+  const events = followEvents(history, path);
+  await events();
+  const reload = async () => { state = await load(path, kind); paint(read, state); await events(); };
   if (canWrite()) editor(edit, path, state, reload);
   // A resource changes under the page as agents report and corrections go out; a cheap conditional read keeps up.
+  // Refused writes add events without changing the resource, so the events are read on every tick.
   const timer = setInterval(async () => {
     try {
       const r = await api(path, { headers: { 'If-None-Match': `"${state.etag}"` } });
@@ -23,6 +28,7 @@ export async function resource(main, kind, ns, name) {
         paint(read, state);
         refreshUntouched(edit, path, state, reload);
       }
+      await events();
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) fill(read, message('error', 'This resource no longer exists.'));
     }
@@ -30,14 +36,28 @@ export async function resource(main, kind, ns, name) {
   return () => clearInterval(timer);
 }
 
+/** Returns a function that reads the events and repaints them only when they changed, so the list does not flicker. */
+function followEvents(el, path) {
+  let shown = null;
+  return async () => {
+    const { data } = await api(path + '/events');
+    const items = data.items || [];
+    const key = JSON.stringify(items);
+    if (key !== shown) {
+      shown = key;
+      fill(el, h('h2', { id: 'events-h' }, 'Events'), timeline(items));
+    }
+  };
+}
+
 async function load(path, kind) {
-  const [object, diff, policy, events, dependents] = await Promise.all([api(path), api(path + '/diff'),
-    optional('/api/v1/kinds/' + encodeURIComponent(kind)), optional(path + '/events'), optional(path + '/dependents')]);
+  const [object, diff, policy, dependents] = await Promise.all([api(path), api(path + '/diff'),
+    optional('/api/v1/kinds/' + encodeURIComponent(kind)), optional(path + '/dependents')]);
   const st = object.data.status || {};
   // An older server sends no observed state in /diff: then only whether anything was observed is known.
   const observed = diff.data.observed !== undefined ? diff.data.observed : st.lastObservedAt ? {} : null;
   return { object: object.data, etag: object.etag, diff: diff.data.items, ignored: (policy && policy.ignoredFields) || [],
-    observed, correction: diff.data.lastCorrection, events, dependents };
+    observed, correction: diff.data.lastCorrection, dependents };
 }
 
 function paint(el, s) {
@@ -62,8 +82,7 @@ function paint(el, s) {
     fieldRows(o.spec, s.diff, s.ignored, s.observed).map((r) => h('tr', { class: 'd-' + r.mark, 'data-path': r.path },
       h('th', { scope: 'row' }, h('code', {}, r.path)), h('td', {}, h('code', {}, r.desired)), h('td', {}, h('code', {}, r.observed)),
       h('td', {}, r.label))), { id: 'fields' }),
-    h('h2', {}, 'Last correction'), correction(st.lastCorrection, s.correction),
-    s.events ? [h('h2', {}, 'Events'), timeline(s.events.items || s.events)] : null);
+    h('h2', {}, 'Last correction'), correction(st.lastCorrection, s.correction));
 }
 
 const healthOf = (x) => typeof x === 'string' ? x : (x || {}).status;
@@ -99,9 +118,13 @@ function owners(refs, dependents) {
     dependents ? [h('h2', {}, 'Dependents'), list((dependents.items || dependents).map((d) => ({ kind: d.kind, ...(d.metadata || d) })))] : null];
 }
 
+/** Newest first, as the server lists them; a repeated event shows its count and when it first happened. */
 function timeline(events) {
-  return events.length ? h('ol', { class: 'timeline', id: 'events' }, events.map((e) => h('li', {}, when(e.time || e.timestamp), ' ',
-    h('strong', {}, e.type || ''), ' ', e.reason || '', e.message ? ': ' + e.message : ''))) : h('p', {}, 'No events.');
+  if (!events.length) return h('p', { id: 'events' }, 'No events.');
+  return h('ol', { class: 'timeline', id: 'events' }, events.map((e) => h('li', { class: 'e-' + e.type, 'data-reason': e.reason },
+    when(e.lastTimestamp), ' ', h('strong', {}, e.type), ' ', e.reason, e.message ? ': ' + e.message : '',
+    e.count > 1 ? [' ', h('span', { class: 'count' }, `${e.count} times`), ' since ', when(e.firstTimestamp)] : null,
+    h('span', { class: 'muted' }, ` (generation ${e.generation}, version ${e.resourceVersion})`))));
 }
 
 /**
@@ -113,24 +136,27 @@ function refreshUntouched(el, path, state, reload) {
   if (text && text.value === text.defaultValue) editor(el, path, state, reload);
 }
 
-/** The writer's controls: the spec and labels as JSON, saved only if nobody wrote in between (If-Match). */
+/**
+ * The writer's controls: labels, annotations and spec as YAML, saved only if nobody wrote in between (If-Match). The
+ * server parses the YAML, so its message (with the line of a syntax error) appears under the editor.
+ */
 function editor(el, path, state, reload) {
   const o = state.object;
   const base = o.metadata.resourceVersion;
-  const text = h('textarea', { id: 'spec-editor', spellcheck: 'false', 'aria-describedby': 'edit-help' },
-    JSON.stringify({ metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations }, spec: o.spec }, null, 2));
-  const out = h('div', { 'aria-live': 'polite' });
+  const text = h('textarea', { id: 'spec-editor', spellcheck: 'false', 'aria-describedby': 'edit-help edit-result' },
+    toYaml({ metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations }, spec: o.spec }));
+  const out = h('div', { id: 'edit-result', 'aria-live': 'polite' });
   const save = async () => {
-    let body;
-    try { body = JSON.parse(text.value); } catch (e) { return fill(out, message('error', 'Not valid JSON: ' + e.message)); }
     try {
-      const r = await api(path, { method: 'PUT', body, headers: { 'If-Match': `"${base}"` } });
+      const r = await api(path, { method: 'PUT', yaml: text.value, headers: { 'If-Match': `"${base}"` } });
       fill(out, message('ok', `Saved: generation ${r.data.metadata.generation}, version ${r.data.metadata.resourceVersion}.`));
       await reload();
       editor(el, path, { ...state, object: r.data }, reload);
       el.prepend(out);
     } catch (e) {
-      fill(out, e instanceof ApiError && e.status === 409 ? await conflict(path, base, e, el, reload) : message('error', describeError(e)));
+      const conflicted = e instanceof ApiError && e.status === 409;
+      fill(out, conflicted ? await conflict(path, base, e, el, reload) : message('error', describeError(e)));
+      if (!conflicted) markInvalid(text, e.message);
       out.scrollIntoView({ block: 'center' });
     }
   };
@@ -144,7 +170,7 @@ function editor(el, path, state, reload) {
   } }, 'Delete');
   fill(el, h('h2', {}, 'Edit'), h('p', { id: 'edit-help', class: 'muted' },
     `Edits version ${base}; saving fails with a conflict if the resource changed since.`),
-  h('label', { for: 'spec-editor' }, 'Labels, annotations and spec (JSON)'), text, out,
+  h('label', { for: 'spec-editor' }, 'Labels, annotations and spec (YAML)'), text, out,
   h('div', { class: 'actions' }, h('button', { type: 'button', id: 'save', onclick: save }, 'Save'), del));
 }
 
@@ -152,7 +178,7 @@ async function conflict(path, base, e, el, reload) {
   const newer = await api(path, { headers: {} }).then((r) => r.data).catch(() => null);
   return message('error', `Conflict: the resource changed since version ${base}; the current version is `,
     h('strong', { id: 'conflict-version' }, e.body.resourceVersion || '?'), '. Your edit was not saved.',
-    newer ? h('pre', {}, JSON.stringify(newer.spec, null, 2)) : null,
+    newer ? h('pre', {}, toYaml({ spec: newer.spec })) : null,
     h('button', { type: 'button', id: 'reload', onclick: async () => {
       await reload();
       editor(el, path, { object: newer || (await api(path)).data }, reload);

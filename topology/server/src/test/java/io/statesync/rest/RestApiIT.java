@@ -114,6 +114,63 @@ class RestApiIT {
     }
 
     @Test
+    void shouldStoreAYamlPutAsTheSameObjectAsTheJsonPut() {
+        String viaJson = unique();
+        String viaYaml = unique();
+        Map<String, Object> spec = Map.of("image", "nginx:1.21", "replicas", 2, "ports", List.of(80, 443),
+            "env", Map.of("MODE", "prod", "DEBUG", false), "note", "a: b");
+        app.put(path(viaJson), body(spec, Map.of("tier", "web")));
+        String yaml = """
+            # the same object as the JSON above
+            metadata:
+              labels: {tier: web}
+            spec:
+              image: nginx:1.21
+              replicas: 2
+              ports:
+                - 80
+                - 443
+              env:
+                MODE: prod
+                DEBUG: false
+              note: "a: b"
+            """;
+        HttpResponse<String> created = app.send("PUT", path(viaYaml), yaml, "application/yaml");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonNode fromJson = json(app.get(path(viaJson)));
+        JsonNode fromYaml = json(app.get(path(viaYaml)));
+        assertThat(fromYaml.path("spec")).isEqualTo(fromJson.path("spec"));
+        assertThat(fromYaml.path("metadata").path("labels")).isEqualTo(fromJson.path("metadata").path("labels"));
+
+        String version = fromYaml.path("metadata").path("resourceVersion").asText();
+        HttpResponse<String> replaced = app.send("PUT", path(viaYaml), "spec:\n  replicas: 3\n", "application/x-yaml; charset=utf-8",
+            "If-Match", "\"" + version + "\"");
+        assertThat(replaced.statusCode()).as(replaced.body()).isEqualTo(200);
+        assertThat(json(replaced).path("metadata").path("generation").asLong()).isEqualTo(2);
+        HttpResponse<String> stale = app.send("PUT", path(viaYaml), "spec:\n  replicas: 4\n", "application/yaml",
+            "If-Match", "\"" + version + "\"");
+        assertError(stale, 409);
+        HttpResponse<String> posted = app.send("POST", "/api/v1/resources/WebApp/default",
+            "metadata:\n  name: " + unique() + "\nspec:\n  replicas: 1\n", "application/yaml");
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldAnswerBadYamlWith400NamingTheLineInAJsonError() {
+        String name = unique();
+        HttpResponse<String> bad = app.send("PUT", path(name), "spec:\n  ports: [80\n  image: x\n", "application/yaml");
+        assertError(bad, 400);
+        assertThat(json(bad).path("message").asText()).startsWith("malformed YAML at line 3");
+        assertError(app.send("PUT", path(name), "spec:\n  a: &x 1\n  b: *x\n", "application/yaml"), 400);
+        assertError(app.send("PUT", path(name), "spec: {}\n---\nspec: {}\n", "application/yaml"), 400);
+        assertError(app.send("PUT", path(name), "spec:\n  blob: " + "x".repeat(70_000) + "\n", "application/yaml"), 413);
+        HttpResponse<String> policy = app.send("PUT", "/api/v1/kinds/YamlKind", "maxAttempts: many\n", "application/yaml");
+        assertError(policy, 400);
+        assertThat(json(policy).path("message").asText()).contains("maxAttempts");
+        assertError(app.get(path(name)), 404);
+    }
+
+    @Test
     void shouldAnswer404ForMissingResourcesAndUnknownRoutes() {
         assertError(app.get(path(unique())), 404);
         assertError(app.send("DELETE", path(unique()), null, null), 404);
@@ -247,6 +304,9 @@ class RestApiIT {
         assertError(app.put("/api/v1/kinds/" + kind, Map.of("maxAttempt", 7)), 400);
         assertError(app.put("/api/v1/kinds/" + kind, Map.of("ignoredFields", "spec")), 400);
         assertThat(json(app.get("/api/v1/kinds/" + kind)).path("maxAttempts").asInt()).as("refused writes change nothing").isEqualTo(7);
+        HttpResponse<String> yaml = app.send("PUT", "/api/v1/kinds/" + kind, "ignoredFields: [status]\nmaxAttempts: 8\n", "application/yaml");
+        assertThat(yaml.statusCode()).as(yaml.body()).isEqualTo(200);
+        assertThat(json(app.get("/api/v1/kinds/" + kind)).path("maxAttempts").asInt()).as("a YAML policy").isEqualTo(8);
         assertError(app.get("/api/v1/kinds/NoSuchKind"), 404);
     }
 

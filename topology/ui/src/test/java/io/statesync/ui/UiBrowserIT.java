@@ -167,33 +167,100 @@ class UiBrowserIT {
 
     @Test
     @Order(5)
-    void shouldSaveAnEditAsANewGenerationAndShowAConflictAfterAConcurrentWrite() throws Exception {
+    void shouldSaveAYamlEditAsANewGenerationAndShowAConflictAfterAConcurrentWrite() throws Exception {
         String ns = namespace();
         String path = path("WebApp", ns, "edit");
         instance.put(path, Map.of("replicas", 1), Map.of());
         awaitSync(path, "Synced");
         show("#/resources/WebApp/" + ns + "/edit");
-        editSpec("\"replicas\": 1", "\"replicas\": 2");
+        editSpec("replicas: 1", "replicas: 2");
         browser.driver.findElement(By.id("save")).click();
         await().atMost(SETTLE).until(() -> browser.text(".msg.ok"), t -> t.contains("generation 2"));
         assertThat(instance.get(path).path("spec").path("replicas").asInt()).isEqualTo(2);
 
         String base = awaitSync(path, "Synced").path("metadata").path("resourceVersion").asText();
         await().atMost(SETTLE).until(() -> browser.text("#edit-help"), t -> t.contains("version " + base + ";"));
-        editSpec("\"replicas\": 2", "\"replicas\": 9");
+        editSpec("replicas: 2", "replicas: 9");
         String newer = instance.put(path, Map.of("replicas", 7), Map.of()).path("metadata").path("resourceVersion").asText();
         browser.driver.findElement(By.id("save")).click();
         String shown = await().atMost(SETTLE).until(() -> browser.text("#conflict-version"), t -> !t.isEmpty());
         assertThat(Long.parseLong(shown)).as("the conflict names a version newer than the edited " + base)
             .isGreaterThanOrEqualTo(Long.parseLong(newer));
+        assertThat(browser.text("#edit-result pre")).as("the current spec, as YAML").contains("replicas: 7");
         browser.screenshot("resource-conflict");
         browser.driver.findElement(By.id("reload")).click();
-        await().atMost(SETTLE).until(() -> browser.text("#spec-editor"), v -> v.contains("\"replicas\": 7"));
+        await().atMost(SETTLE).until(() -> browser.text("#spec-editor"), v -> v.contains("replicas: 7"));
         assertThat(instance.get(path).path("metadata").path("generation").asLong()).isEqualTo(3);
     }
 
     @Test
     @Order(6)
+    void shouldShowAYamlSyntaxErrorWithItsLineUnderTheEditorAndSaveNothing() throws Exception {
+        String ns = namespace();
+        String path = path("WebApp", ns, "typo");
+        instance.put(path, Map.of("replicas", 1, "ports", List.of(80)), Map.of());
+        show("#/resources/WebApp/" + ns + "/typo");
+        editSpec("replicas: 1", "replicas: [1");
+        browser.driver.findElement(By.id("save")).click();
+        String error = await().atMost(SETTLE).until(() -> browser.text("#edit-result .msg.error"), t -> !t.isEmpty());
+        assertThat(error).contains("400").contains("malformed YAML at line");
+        assertThat(browser.attribute("#spec-editor", "aria-invalid")).isEqualTo("true");
+        Object selected = browser.driver.executeScript(
+            "const t = document.getElementById('spec-editor'); return t.value.slice(t.selectionStart, t.selectionEnd)");
+        int line = Integer.parseInt(error.replaceAll("(?s).*malformed YAML at line (\\d+).*", "$1"));
+        assertThat(selected).as("the editor selects the line the message names")
+            .isEqualTo(browser.text("#spec-editor").split("\n")[line - 1]);
+        browser.screenshot("resource-yaml-error");
+        assertThat(instance.get(path).path("metadata").path("generation").asLong()).as("nothing was stored").isEqualTo(1);
+    }
+
+    @Test
+    @Order(7)
+    void shouldSaveAnUneditedSpecOfAwkwardValuesAsTheSameObject() throws Exception {
+        String ns = namespace();
+        String path = path("WebApp", ns, "awkward");
+        Map<String, Object> spec = new HashMap<>();
+        spec.put("strings", List.of("true", "1.21", "", "a: b", " lead", "x #y", "null", "~", "yes", "Off", "multi\nline",
+            "quote\"d", "unicod\u00e9 \u2713", "sep\u2028x", "nginx:1.21", "a:", "-x", "*x", "{a}", "plain words"));
+        spec.put("numbers", List.of(0, -1, 1.5, 123456789, -0.25));
+        spec.put("nested", List.of(List.of(1, 2), List.of(), Map.of(), List.of(Map.of("a", true))));
+        spec.put("containers", List.of(Map.of("name", "web", "env", List.of(Map.of("name", "A", "value", "1")))));
+        spec.put("80", "port");
+        spec.put("key: x", false);
+        instance.put(path, spec, Map.of("app.kubernetes.io/name", "web"));
+        String before = awaitSync(path, "Synced").path("metadata").path("resourceVersion").asText();
+        show("#/resources/WebApp/" + ns + "/awkward");
+        await().atMost(SETTLE).until(() -> browser.text("#edit-help"), t -> t.contains("version " + before + ";"));
+        browser.driver.findElement(By.id("save")).click();
+        await().atMost(SETTLE).until(() -> browser.text(".msg.ok"), t -> t.contains("generation 1"));
+        JsonNode stored = instance.get(path);
+        assertThat(stored.path("spec")).as("the YAML the page showed reads back as the same spec")
+            .isEqualTo(UiInstance.JSON.valueToTree(spec));
+        assertThat(stored.path("metadata").path("resourceVersion").asText()).as("an unchanged save is a no-op").isEqualTo(before);
+    }
+
+    @Test
+    @Order(8)
+    void shouldShowCreatedSpecChangedAndAConflictInTheEventsTimelineAsTheyHappen() throws Exception {
+        String ns = namespace();
+        String path = path("WebApp", ns, "history");
+        String first = instance.put(path, Map.of("replicas", 1), Map.of()).path("metadata").path("resourceVersion").asText();
+        instance.put(path, Map.of("replicas", 2), Map.of());
+        show("#/resources/WebApp/" + ns + "/history");
+        await().atMost(SETTLE).until(() -> eventReasons(), r -> r.containsAll(List.of("SpecChanged", "Created")));
+        HttpResponse<String> stale = instance.send("PUT", path, Map.of("spec", Map.of("replicas", 3)), "If-Match", "\"" + first + "\"");
+        assertThat(stale.statusCode()).isEqualTo(409);
+        List<String> reasons = await().atMost(SETTLE).until(() -> eventReasons(), r -> r.contains("ResourceVersionMismatch"));
+        assertThat(reasons).as("newest first").startsWith("ResourceVersionMismatch")
+            .containsSubsequence("ResourceVersionMismatch", "SpecChanged", "Created");
+        assertThat(browser.text("#events li:first-child")).contains("Conflict");
+        assertThat(browser.text("#events")).contains("generation 2");
+        browser.driver.executeScript("document.getElementById('events-h').scrollIntoView()");
+        browser.screenshot("resource-events");
+    }
+
+    @Test
+    @Order(9)
     void shouldResumeADroppedStreamWithNoMissingAndNoDuplicatedRows() throws Exception {
         String ns = namespace();
         for (int i = 0; i < 5; i++) {
@@ -216,7 +283,7 @@ class UiBrowserIT {
     }
 
     @Test
-    @Order(7)
+    @Order(10)
     void shouldShowTheOverviewAndTheKindPolicies() throws Exception {
         show("#/");
         await().atMost(SETTLE).until(() -> browser.text("#convergence"), t -> t.contains("median"));
@@ -228,22 +295,24 @@ class UiBrowserIT {
     }
 
     @Test
-    @Order(8)
+    @Order(11)
     void shouldShowAKindPolicysValidationErrorNextToItsEditor() throws Exception {
         show("#/kinds");
         WebElement section = browser.await(By.id("kind-Drifty"), SETTLE);
         section.findElement(By.tagName("summary")).click();
         WebElement editor = section.findElement(By.tagName("textarea"));
-        browser.driver.executeScript("arguments[0].value = arguments[1]", editor, "{\"kind\": \"Drifty\", \"maxAttempts\": \"many\"}");
+        assertThat(editor.getDomProperty("value")).as("the policy as YAML").contains("kind: Drifty").contains("  - debug");
+        browser.driver.executeScript("arguments[0].value = arguments[0].value.replace('maxAttempts: null', 'maxAttempts: many')", editor);
         section.findElement(By.cssSelector(".actions button")).click();
         WebElement error = browser.await(By.cssSelector("#kind-Drifty .msg.error"), SETTLE);
         assertThat(error.getText()).contains("400").contains("maxAttempts");
+        assertThat(editor.getDomAttribute("aria-invalid")).isEqualTo("true");
         browser.screenshot("kinds-invalid");
         assertThat(instance.get("/api/v1/kinds/Drifty").path("maxAttempts").isNull()).as("nothing was stored").isTrue();
     }
 
     @Test
-    @Order(9)
+    @Order(12)
     void shouldServeThePageWithoutATokenAndNothingElseOfTheClassPath() {
         HttpResponse<String> index = anonymous("/");
         assertThat(index.statusCode()).isEqualTo(200);
@@ -276,6 +345,11 @@ class UiBrowserIT {
 
     private static void show(String hash) {
         browser.driver.executeScript("location.hash = arguments[0]", hash);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> eventReasons() {
+        return (List<String>) browser.driver.executeScript("return [...document.querySelectorAll('#events li')].map(li => li.dataset.reason)");
     }
 
     private static String field(String path) {

@@ -62,8 +62,7 @@ public final class KindsApi {
     /** Writes the policy and waits briefly until this instance's global store shows it, so a GET right after sees it. */
     public void put(Context ctx) throws InterruptedException {
         String kind = kind(ctx);
-        ResourceApi.requireContentType(ctx, "application/json");
-        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
         requireShape(body);
         KindPolicy policy;
         try {

@@ -33,11 +33,13 @@ public final class OpenApiDocument {
         new Operation("GET", RES, "Read one resource; ETag is its resourceVersion. ?resourceVersion=X or If-None-Match: \"X\" "
             + "(304 while X is current) never returns an older version; ?consistency=owner reads the key's owner.", false,
             List.of(200, 304, 400, 404, 503)),
-        new Operation("PUT", RES, "Create or replace through admission; metadata.resourceVersion or If-Match makes it "
-            + "conditional, If-None-Match: * makes it create-only (409 AlreadyExists); ?dryRun=All writes nothing.",
+        new Operation("PUT", RES, "Create or replace through admission; the body is JSON (application/json) or YAML "
+            + "(application/yaml, application/x-yaml); metadata.resourceVersion or If-Match makes it conditional, "
+            + "If-None-Match: * makes it create-only (409 AlreadyExists); ?dryRun=All writes nothing.",
             true, List.of(200, 201, 400, 409, 413, 415, 503, 504)),
-        new Operation("POST", "/api/v1/resources/{kind}/{namespace}", "Create only, with the name in metadata.name: 409 "
-            + "AlreadyExists when it exists; ?dryRun=All writes nothing.", true, List.of(201, 400, 409, 413, 415, 503, 504)),
+        new Operation("POST", "/api/v1/resources/{kind}/{namespace}", "Create only, with the name in metadata.name, "
+            + "from JSON or YAML as PUT: 409 AlreadyExists when it exists; ?dryRun=All writes nothing.", true,
+            List.of(201, 400, 409, 413, 415, 503, 504)),
         new Operation("PATCH", RES, "Patch applied by admission to the stored object: JSON merge patch "
             + "(application/merge-patch+json) or JSON patch (application/json-patch+json) of spec and metadata labels, "
             + "annotations, finalizers. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
@@ -60,7 +62,7 @@ public final class OpenApiDocument {
             + "resumes just after its event; 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
         new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
         new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
-        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy.", true, List.of(200, 400, 413, 415, 504)),
+        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy, as JSON or YAML.", true, List.of(200, 400, 413, 415, 504)),
         new Operation("GET", "/api/v1/whoami", "The caller's role (reader or writer) and whether tokens are required.", false,
             List.of(200)),
         new Operation("GET", "/", "The web UI's page (HTML, no token needed); 404 when the UI is not on the class path.", false,
@@ -107,7 +109,7 @@ public final class OpenApiDocument {
             case 200 -> "OK";
             case 201 -> "Created";
             case 304 -> "Not Modified: the If-None-Match version is current";
-            case 400 -> "Bad JSON, a bad field or a bad parameter";
+            case 400 -> "Bad JSON or YAML (the message names the line), a bad field or a bad parameter";
             case 404 -> "No such resource";
             case 409 -> "resourceVersion precondition failed (the body carries the current one), or AlreadyExists";
             case 410 -> "The position is too old; list again";

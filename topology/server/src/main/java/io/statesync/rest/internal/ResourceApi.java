@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
@@ -306,12 +307,15 @@ public final class ResourceApi {
         }
     }
 
-    static void requireContentType(Context ctx, String expected) {
+    /** The request's media type, without parameters, when it is one of {@code accepted}; 415 otherwise. */
+    static String requireContentType(Context ctx, String... accepted) {
         String ct = ctx.contentType();
         String base = ct == null ? "" : ct.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        if (!base.equals(expected)) {
-            throw ApiError.unsupportedMediaType("Content-Type must be " + expected + (ct == null ? "" : ", got " + ct));
+        if (!Arrays.asList(accepted).contains(base)) {
+            throw ApiError.unsupportedMediaType("Content-Type must be " + String.join(" or ", accepted)
+                + (ct == null ? "" : ", got " + ct));
         }
+        return base;
     }
 
     /** If-Match with the quotes and weak prefix removed; {@code *} means no precondition. */

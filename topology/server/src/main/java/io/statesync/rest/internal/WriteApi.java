@@ -64,8 +64,7 @@ public final class WriteApi implements DryRunner {
     /** PUT: create or replace; {@code If-None-Match: *} makes it create-only, If-Match a compare-and-swap. */
     public void put(Context ctx) throws InterruptedException {
         ResourceKey key = ResourceApi.key(ctx);
-        ResourceApi.requireContentType(ctx, "application/json");
-        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
         DesiredState d = ResourceJson.desired(key, body, expectedVersion(ctx, body));
         d.setCreateOnly("*".equals(trimmed(ctx.header("If-None-Match"))));
         write(ctx, key, d);
@@ -73,8 +72,7 @@ public final class WriteApi implements DryRunner {
 
     /** POST to a namespace's collection: create only, with the name in the body's metadata, as Kubernetes creates. */
     public void create(Context ctx) throws InterruptedException {
-        ResourceApi.requireContentType(ctx, "application/json");
-        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
         JsonNode name = body.path("metadata").path("name");
         if (!name.isTextual() || name.asText().isEmpty()) {
             throw ApiError.badRequest("metadata.name is required: the name of the resource to create");

@@ -18,6 +18,9 @@ public final class HealthRules extends CompiledRules<HealthRule> {
     /** The variables a health rule sees. */
     public static final List<String> VARIABLES = List.of("desired", "observed", "resource");
 
+    /** How the message of a health that a failed rule gave starts. */
+    public static final String FAILED = "health rule ";
+
     private static final HealthRules NONE = new HealthRules(List.of());
 
     private HealthRules(List<HealthRule> rules) {
@@ -48,7 +51,7 @@ public final class HealthRules extends CompiledRules<HealthRule> {
                 }
             } catch (CelPrograms.EvaluationException e) {
                 return Optional.of(new Verdict(HealthStatus.Unknown,
-                    "health rule " + (i + 1) + " (" + rule.when() + ") failed: " + e.getMessage()));
+                    FAILED + (i + 1) + " (" + rule.when() + ") failed: " + e.getMessage()));
             }
         }
         return Optional.empty();

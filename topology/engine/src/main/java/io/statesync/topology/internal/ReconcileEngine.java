@@ -90,7 +90,7 @@ final class ReconcileEngine {
             return;
         }
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
-        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy.strictTyping());
+        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy);
         if (d instanceof WriteAdmission.Refused refused) {
             refuse(w, refused, exists ? current : null, now, out);
         } else {
@@ -108,7 +108,11 @@ final class ReconcileEngine {
                 current == null ? "" : current.getMetadata().getResourceVersion(), now), now);
         } else {
             ctx.metrics().admission("invalid");
-            if (w.requestId() != null) {
+            // A spec refused by the kind's validation rules is announced even when nobody awaits the answer: unlike
+            // a record that does not decode, it reaches no DLQ, and its writer (a producer writing straight to the
+            // topic) has no other way to learn why nothing changed.
+            boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason());
+            if (w.requestId() != null || validation) {
                 out.event(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
                     refused.message(), now), now);
             }

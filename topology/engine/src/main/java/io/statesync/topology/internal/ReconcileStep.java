@@ -20,6 +20,9 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.reconciler.Decision;
 import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.HealthCalculator;
+import io.statesync.reconciler.HealthInput;
+import io.statesync.reconciler.HealthView;
 import io.statesync.reconciler.MergeResult;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.OrphanPolicy;
@@ -79,7 +82,7 @@ final class ReconcileStep {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
         StatusView prev = AvroMapping.statusView(res.getStatus());
-        StatusView next = StatusCalculator.compute(prev, in, decision, merge);
+        StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted;
         if (isDeletionComplete(res, observed)) {
             emitted = completeDeletion(key, st, res, policy, before, now, out);
@@ -99,6 +102,19 @@ final class ReconcileStep {
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
         return emitted;
+    }
+
+    /**
+     * Judges the health on every reconcile (observation, write, timer), apart from the sync status. The rules'
+     * variables are built only for a kind that has rules.
+     */
+    private static StatusView health(ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
+                                     StatusView prev, StatusView next, Instant now) {
+        ObservedState o = st.getObserved();
+        HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o),
+            () -> AvroMapping.healthVariables(res, o, next.syncStatus()));
+        HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
+        return HealthCalculator.withHealth(prev, next, health);
     }
 
     /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
@@ -201,7 +217,7 @@ final class ReconcileStep {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
-        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions()));
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth()));
         if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
             return null;
         }

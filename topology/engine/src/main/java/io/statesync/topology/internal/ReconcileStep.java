@@ -49,8 +49,11 @@ final class ReconcileStep {
     private final CorrectionPlanner planner;
     private final ReconcileMetrics metrics;
     private final Events events;
+    /** The task whose resources this step counts in statesync_resources. */
+    private final String task;
 
-    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events) {
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task) {
+        this.task = task;
         this.stores = stores;
         this.planner = planner;
         this.metrics = metrics;
@@ -73,6 +76,7 @@ final class ReconcileStep {
             return null;
         }
         Resource res = st.getResource();
+        String countedBefore = series(res);
         String kind = res.getMetadata().getKind();
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
@@ -98,6 +102,10 @@ final class ReconcileStep {
             st.setLastCorrection(null);
             st.setLastCorrectionFingerprint(null);
         }
+        String countedAfter = series(st.getResource());
+        if (!Objects.equals(countedBefore, countedAfter)) {
+            metrics.resourceMoved(task, countedBefore, countedAfter);
+        }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
@@ -115,6 +123,19 @@ final class ReconcileStep {
             () -> AvroMapping.healthVariables(res, o, next.syncStatus()));
         HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
         return HealthCalculator.withHealth(prev, next, health);
+    }
+
+    /**
+     * The statesync_resources series a stored resource counts in, or null when it counts in none: none is stored, or
+     * it was never reconciled yet (a status without conditions, as admission or an orphan placeholder first makes it).
+     */
+    static String series(Resource r) {
+        if (r == null || r.getStatus().getConditions().isEmpty()) {
+            return null;
+        }
+        ResourceStatus s = r.getStatus();
+        return ReconcileMetrics.series(r.getMetadata().getKind(), s.getSyncStatus().name(),
+            s.getHealth() == null ? "Unknown" : s.getHealth().getStatus().name());
     }
 
     /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
@@ -159,7 +180,6 @@ final class ReconcileStep {
             .setGeneration(0).setCreationTimestamp(now).build();
         st.setResource(Resource.newBuilder().setMetadata(meta).setSpec(new Value(null))
             .setStatus(AvroMapping.initialStatus(now)).build());
-        metrics.statusTransition(obs.getKind(), null, io.statesync.avro.SyncStatus.OutOfSync.name());
         return true;
     }
 
@@ -232,7 +252,6 @@ final class ReconcileStep {
         if (prev.syncStatus() == next.syncStatus()) {
             return;
         }
-        metrics.statusTransition(kind, prev.syncStatus().name(), next.syncStatus().name());
         if (prev.syncStatus() == SyncStatus.Progressing || prev.syncStatus() == SyncStatus.Deleting) {
             metrics.inflightDelta(-1);
         }
@@ -273,7 +292,6 @@ final class ReconcileStep {
         }
         out.resource(key, null, ts);
         out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
-        metrics.statusTransition(res.getMetadata().getKind(), before.name(), null);
         if (isOutstanding(res.getStatus())) {
             metrics.inflightDelta(-1);
         }

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import io.statesync.agent.Observation;
 import io.statesync.agent.ResourceAgent;
@@ -25,7 +26,9 @@ import io.statesync.schemas.Values;
 /**
  * An in-memory fleet: a {@link ResourceAgent} whose world is a map of resources. Applies take a configurable
  * latency and fail at a configurable rate; {@link #drift()} changes a field of a random resource behind statesync's
- * back. Every random choice comes from one seeded generator, so a single-threaded run replays exactly.
+ * back. With {@link SimulatorSettings#simulatesStatus()} it also reports a run-time status ({@link SimulatedStatus}):
+ * replicas becoming ready after each apply, and now and then a crash loop that recovers. Every random choice comes
+ * from one seeded generator, so a single-threaded run replays exactly.
  */
 public final class FleetSimulator implements ResourceAgent {
 
@@ -45,15 +48,22 @@ public final class FleetSimulator implements ResourceAgent {
     private final Map<String, SimResource> world = new ConcurrentHashMap<>();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong drifted = new AtomicLong();
+    private final SimulatedStatus status;
 
     public FleetSimulator(SimulatorSettings settings) {
-        this(settings, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+        this(settings, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000), System::currentTimeMillis);
     }
 
     public FleetSimulator(SimulatorSettings settings, Sleeper sleeper) {
+        this(settings, sleeper, System::currentTimeMillis);
+    }
+
+    /** {@code clock} gives the milliseconds the simulated status (replicas becoming ready, crash loops) follows. */
+    public FleetSimulator(SimulatorSettings settings, Sleeper sleeper, LongSupplier clock) {
         this.settings = settings;
         this.sleeper = sleeper;
         this.random = new SplittableRandom(settings.seed());
+        this.status = new SimulatedStatus(settings, clock);
     }
 
     @Override
@@ -92,9 +102,14 @@ public final class FleetSimulator implements ResourceAgent {
         }
         ResourceRef ref = new ResourceRef(c.getKind(), c.getNamespace(), c.getName());
         switch (c.getAction()) {
-            case DELETE -> world.remove(ref.key());
-            case CREATE, UPDATE -> world.compute(ref.key(), (k, old) -> new SimResource(ref, target(old, c),
-                c.getUid(), c.getGeneration()));
+            case DELETE -> {
+                world.remove(ref.key());
+                status.forget(ref.key());
+            }
+            case CREATE, UPDATE -> {
+                world.compute(ref.key(), (k, old) -> new SimResource(ref, target(old, c), c.getUid(), c.getGeneration()));
+                status.applied(ref.key());
+            }
             default -> throw new IllegalStateException("unreachable: " + c.getAction());
         }
     }
@@ -148,6 +163,29 @@ public final class FleetSimulator implements ResourceAgent {
         return new SimResource(old.ref(), state, old.uid(), old.generation());
     }
 
+    /**
+     * Moves the simulated status on: now and then a random resource starts to crash-loop. Returns the resources whose
+     * status changed since the last tick, which an agent reports at once; empty when the status is not simulated.
+     */
+    public List<ResourceRef> tick() {
+        if (!settings.simulatesStatus()) {
+            return List.of();
+        }
+        List<String> keys = new ArrayList<>(world.keySet());
+        keys.sort(null); // map order is not stable; sorting keeps a seeded run replayable
+        synchronized (random) {
+            status.maybeDegrade(keys, random);
+        }
+        List<ResourceRef> changed = new ArrayList<>();
+        for (String key : keys) {
+            SimResource r = world.get(key);
+            if (r != null && status.changed(key, r.state())) {
+                changed.add(r.ref());
+            }
+        }
+        return changed;
+    }
+
     /** Puts a resource into the world as if someone outside statesync created or changed it. */
     public void put(ResourceRef ref, Object state) {
         world.compute(ref.key(), (k, old) -> new SimResource(ref, state, old == null ? null : old.uid(),
@@ -178,8 +216,8 @@ public final class FleetSimulator implements ResourceAgent {
         return settings;
     }
 
-    private static Observation observation(SimResource r) {
-        return new Observation(r.ref(), r.state(), null, r.uid(), r.generation());
+    private Observation observation(SimResource r) {
+        return new Observation(r.ref(), r.state(), status.of(r.ref().key(), r.state()), r.uid(), r.generation());
     }
 
     /** The failure a simulated apply throws; shows up as the ApplyFailed condition's reason. */

@@ -23,6 +23,8 @@ public final class SimulatedFleet implements AutoCloseable {
     private final FleetSimulator simulator;
     private final StatesyncAgent agent;
     private final ScheduledExecutorService drift;
+    /** How often the simulated status moves on and its changes are reported. */
+    private static final long STATUS_TICK_MS = 1_000;
 
     public SimulatedFleet(FleetSimulator simulator, StatesyncAgent agent) {
         this.simulator = simulator;
@@ -55,15 +57,27 @@ public final class SimulatedFleet implements AutoCloseable {
         if (periodMs > 0) {
             drift.scheduleAtFixedRate(this::driftOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
         }
+        if (simulator.settings().simulatesStatus()) {
+            drift.scheduleAtFixedRate(this::reportStatusChanges, STATUS_TICK_MS, STATUS_TICK_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Reports every resource whose simulated status changed, as a real agent's watch on pods would. */
+    public void reportStatusChanges() {
+        simulator.tick().forEach(this::report);
     }
 
     /** Drifts one random resource and reports it, as a real agent's watch would. */
     public void driftOnce() {
-        simulator.drift().ifPresent(ref -> agent.report(ref).whenComplete((ok, error) -> {
+        simulator.drift().ifPresent(this::report);
+    }
+
+    private void report(io.statesync.agent.ResourceRef ref) {
+        agent.report(ref).whenComplete((ok, error) -> {
             if (error != null) {
-                LOG.warn("Reporting drift of {} failed", ref, error);
+                LOG.warn("Reporting {} failed", ref, error);
             }
-        }));
+        });
     }
 
     public FleetSimulator simulator() {

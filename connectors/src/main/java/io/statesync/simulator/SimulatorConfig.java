@@ -18,6 +18,8 @@ public final class SimulatorConfig extends AbstractConfig {
     public static final String DRIFT_INTERVAL_MS = "simulator.drift.interval.ms";
     public static final String DRIFT_FIELD = "simulator.drift.field";
     public static final String SEED = "simulator.seed";
+    public static final String READY_STEP_MS = "simulator.ready.step.ms";
+    public static final String DEGRADE_INTERVAL_MS = "simulator.degrade.interval.ms";
 
     private static final ConfigDef DEF = new ConfigDef()
         .define(KINDS, Type.LIST, "", Importance.MEDIUM, "Kinds the fleet manages; empty means every kind.")
@@ -28,7 +30,11 @@ public final class SimulatorConfig extends AbstractConfig {
         .define(DRIFT_INTERVAL_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
             "Every this many ms one random resource drifts; 0 disables drift.")
         .define(DRIFT_FIELD, Type.STRING, "replicas", Importance.LOW, "Top-level field that drift changes.")
-        .define(SEED, Type.LONG, 42L, Importance.LOW, "Seed of the simulator's random choices.");
+        .define(SEED, Type.LONG, 42L, Importance.LOW, "Seed of the simulator's random choices.")
+        .define(READY_STEP_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+            "After an apply, one more replica becomes ready every this many ms (status.readyReplicas); 0 reports no status.")
+        .define(DEGRADE_INTERVAL_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+            "Every this many ms one random resource crash-loops (status.crashLooping) for half as long; 0 disables it.");
 
     public SimulatorConfig(Map<String, ?> props) {
         super(DEF, props, false);
@@ -41,6 +47,6 @@ public final class SimulatorConfig extends AbstractConfig {
     public SimulatorSettings settings() {
         return new SimulatorSettings(new HashSet<>(getList(KINDS)), LatencyModel.parse(getString(LATENCY)),
             getDouble(FAILURE_RATE), Duration.ofMillis(getLong(DRIFT_INTERVAL_MS)), getString(DRIFT_FIELD),
-            getLong(SEED));
+            getLong(SEED), Duration.ofMillis(getLong(READY_STEP_MS)), Duration.ofMillis(getLong(DEGRADE_INTERVAL_MS)));
     }
 }

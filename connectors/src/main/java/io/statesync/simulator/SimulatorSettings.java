@@ -12,9 +12,13 @@ import java.util.Set;
  * @param driftPeriod  how often one random resource drifts; zero disables drift
  * @param driftField   the top-level field drift changes (a number is bumped, anything else replaced)
  * @param seed         seed of every random choice, so a run can be replayed
+ * @param readyStep    after an apply, one more replica becomes ready every this long (reported as
+ *                     {@code status.readyReplicas}); zero reports no status at all
+ * @param degradePeriod every this long one random resource crash-loops ({@code status.crashLooping}, one replica
+ *                     not ready) for half the period, then recovers; zero disables it
  */
 public record SimulatorSettings(Set<String> kinds, LatencyModel latency, double failureRate, Duration driftPeriod,
-                                String driftField, long seed) {
+                                String driftField, long seed, Duration readyStep, Duration degradePeriod) {
 
     public SimulatorSettings {
         kinds = Set.copyOf(kinds);
@@ -24,6 +28,24 @@ public record SimulatorSettings(Set<String> kinds, LatencyModel latency, double 
         if (driftPeriod.isNegative()) {
             throw new IllegalArgumentException("driftPeriod must not be negative: " + driftPeriod);
         }
+        if (readyStep.isNegative() || degradePeriod.isNegative()) {
+            throw new IllegalArgumentException("readyStep and degradePeriod must not be negative");
+        }
+    }
+
+    /** Without a simulated run-time status. */
+    public SimulatorSettings(Set<String> kinds, LatencyModel latency, double failureRate, Duration driftPeriod,
+                             String driftField, long seed) {
+        this(kinds, latency, failureRate, driftPeriod, driftField, seed, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** Whether the simulator reports a run-time status that changes over time. */
+    public boolean simulatesStatus() {
+        return !readyStep.isZero() || !degradePeriod.isZero();
+    }
+
+    public SimulatorSettings withStatus(Duration ready, Duration degrade) {
+        return new SimulatorSettings(kinds, latency, failureRate, driftPeriod, driftField, seed, ready, degrade);
     }
 
     /** Every kind, instant applies, no failures, no drift. */
@@ -32,22 +54,22 @@ public record SimulatorSettings(Set<String> kinds, LatencyModel latency, double 
     }
 
     public SimulatorSettings withKinds(Set<String> value) {
-        return new SimulatorSettings(value, latency, failureRate, driftPeriod, driftField, seed);
+        return new SimulatorSettings(value, latency, failureRate, driftPeriod, driftField, seed, readyStep, degradePeriod);
     }
 
     public SimulatorSettings withLatency(LatencyModel value) {
-        return new SimulatorSettings(kinds, value, failureRate, driftPeriod, driftField, seed);
+        return new SimulatorSettings(kinds, value, failureRate, driftPeriod, driftField, seed, readyStep, degradePeriod);
     }
 
     public SimulatorSettings withFailureRate(double value) {
-        return new SimulatorSettings(kinds, latency, value, driftPeriod, driftField, seed);
+        return new SimulatorSettings(kinds, latency, value, driftPeriod, driftField, seed, readyStep, degradePeriod);
     }
 
     public SimulatorSettings withDrift(Duration period, String field) {
-        return new SimulatorSettings(kinds, latency, failureRate, period, field, seed);
+        return new SimulatorSettings(kinds, latency, failureRate, period, field, seed, readyStep, degradePeriod);
     }
 
     public SimulatorSettings withSeed(long value) {
-        return new SimulatorSettings(kinds, latency, failureRate, driftPeriod, driftField, value);
+        return new SimulatorSettings(kinds, latency, failureRate, driftPeriod, driftField, value, readyStep, degradePeriod);
     }
 }

@@ -134,6 +134,51 @@ class FleetSimulatorTest {
             .containsExactlyInAnyOrder(SHOP, ResourceRef.parse("WebApp/default/blog"));
     }
 
+    @Test
+    void shouldReportReplicasBecomingReadyAfterAnApply() throws Exception {
+        long[] now = {0};
+        FleetSimulator sim = new FleetSimulator(SimulatorSettings.defaults().withStatus(Duration.ofSeconds(2), Duration.ZERO),
+            slept::add, () -> now[0]);
+        sim.apply(correction(SHOP.key(), Action.CREATE, 1, Map.of("replicas", 3)));
+
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 3L, "readyReplicas", 0L, "crashLooping", 0L));
+        assertThat(sim.tick()).containsExactly(SHOP);
+        assertThat(sim.tick()).as("nothing changed since the last tick").isEmpty();
+        now[0] = 4_500;
+        assertThat(sim.tick()).containsExactly(SHOP);
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 3L, "readyReplicas", 2L, "crashLooping", 0L));
+        now[0] = 60_000;
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 3L, "readyReplicas", 3L, "crashLooping", 0L));
+    }
+
+    @Test
+    void shouldMakeAResourceCrashLoopNowAndThenAndRecover() throws Exception {
+        long[] now = {0};
+        FleetSimulator sim = new FleetSimulator(SimulatorSettings.defaults().withStatus(Duration.ofMillis(1), Duration.ofSeconds(60)),
+            slept::add, () -> now[0]);
+        sim.apply(correction(SHOP.key(), Action.CREATE, 1, Map.of("replicas", 2)));
+        now[0] = 10_000;
+        sim.tick();
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 2L, "readyReplicas", 2L, "crashLooping", 0L));
+
+        now[0] = 60_000;
+        assertThat(sim.tick()).containsExactly(SHOP);
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 2L, "readyReplicas", 1L, "crashLooping", 1L));
+
+        now[0] = 95_000;
+        assertThat(sim.tick()).containsExactly(SHOP);
+        assertThat(sim.observe(SHOP).status()).isEqualTo(Map.of("replicas", 2L, "readyReplicas", 2L, "crashLooping", 0L));
+    }
+
+    @Test
+    void shouldReportNoStatusUnlessAsked() throws Exception {
+        FleetSimulator sim = simulator(SimulatorSettings.defaults());
+        sim.apply(correction(SHOP.key(), Action.CREATE, 1, Map.of("replicas", 3)));
+
+        assertThat(sim.observe(SHOP).status()).isNull();
+        assertThat(sim.tick()).isEmpty();
+    }
+
     private FleetSimulator simulator(SimulatorSettings settings) {
         return new FleetSimulator(settings, slept::add);
     }

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param strict           prune observed fields that statesync never set
  * @param strictTyping     compare 5 and 5.0 as different (type mismatch)
  * @param finalizers       finalizers statesync removes itself once the observed resource is gone
+ * @param healthRules      the kind's health rules, compiled (first match wins; none: the Ready condition decides)
+ * @param validationRules  the kind's validation rules on the spec, compiled (admission refuses a spec that breaks one)
  */
 public record ReconcilePolicy(
         List<String> ignoredPaths,
@@ -35,7 +37,9 @@ public record ReconcilePolicy(
         Duration stalenessBound,
         boolean strict,
         boolean strictTyping,
-        List<String> finalizers) {
+        List<String> finalizers,
+        HealthRules healthRules,
+        ValidationRules validationRules) {
 
     public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofMinutes(5);
     public static final Duration DEFAULT_CORRECTION_DEADLINE = Duration.ofSeconds(30);
@@ -62,6 +66,8 @@ public record ReconcilePolicy(
             throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
         }
         finalizers = List.copyOf(finalizers);
+        Objects.requireNonNull(healthRules, "healthRules");
+        Objects.requireNonNull(validationRules, "validationRules");
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -83,7 +89,8 @@ public record ReconcilePolicy(
         return new Builder().ignoredPaths(ignoredPaths).listMergeKeys(listMergeKeys).orphanPolicy(orphanPolicy)
                 .resyncPeriod(resyncPeriod).correctionDeadline(correctionDeadline).backoffBase(backoffBase)
                 .backoffCap(backoffCap).maxAttempts(maxAttempts).stalenessBound(stalenessBound).strict(strict)
-                .strictTyping(strictTyping).finalizers(finalizers);
+                .strictTyping(strictTyping).finalizers(finalizers).healthRules(healthRules)
+                .validationRules(validationRules);
     }
 
     /** Mutable builder starting from the defaults. */
@@ -100,6 +107,8 @@ public record ReconcilePolicy(
         private boolean strict;
         private boolean strictTyping;
         private List<String> finalizers = List.of();
+        private HealthRules healthRules = HealthRules.none();
+        private ValidationRules validationRules = ValidationRules.none();
 
         private Builder() {
         }
@@ -123,10 +132,17 @@ public record ReconcilePolicy(
         public Builder strict(boolean v) { this.strict = v; return this; }
         public Builder strictTyping(boolean v) { this.strictTyping = v; return this; }
         public Builder finalizers(List<String> v) { this.finalizers = v; return this; }
+        public Builder healthRules(HealthRules v) { this.healthRules = v; return this; }
+        /** Compiles {@code v}: throws {@link InvalidRuleException} when a rule does not compile. */
+        public Builder healthRules(List<HealthRule> v) { return healthRules(HealthRules.compile(v)); }
+        public Builder validationRules(ValidationRules v) { this.validationRules = v; return this; }
+        /** Compiles {@code v}: throws {@link InvalidRuleException} when a rule does not compile. */
+        public Builder validationRules(List<ValidationRule> v) { return validationRules(ValidationRules.compile(v)); }
 
         public ReconcilePolicy build() {
             return new ReconcilePolicy(ignoredPaths, listMergeKeys, orphanPolicy, resyncPeriod, correctionDeadline,
-                    backoffBase, backoffCap, maxAttempts, stalenessBound, strict, strictTyping, finalizers);
+                    backoffBase, backoffCap, maxAttempts, stalenessBound, strict, strictTyping, finalizers, healthRules,
+                    validationRules);
         }
     }
 }

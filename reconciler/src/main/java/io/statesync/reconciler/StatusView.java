@@ -11,13 +11,21 @@ import java.util.Optional;
  * whose status did not really change.
  *
  * @param convergedAt when the resource last became Synced, or null if it never did
+ * @param health      the run-time health, judged apart from syncStatus ({@link HealthCalculator})
  */
 public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, List<FieldDiff> diff, int attempts,
-                         long observedGeneration, Instant convergedAt, Instant lastObservedAt) {
+                         long observedGeneration, Instant convergedAt, Instant lastObservedAt, HealthView health) {
     public StatusView {
         Objects.requireNonNull(syncStatus, "syncStatus");
         conditions = List.copyOf(conditions);
         diff = List.copyOf(diff);
+        health = health == null ? HealthView.unknown() : health;
+    }
+
+    /** A status whose health is not judged yet. */
+    public StatusView(SyncStatus syncStatus, List<ConditionView> conditions, List<FieldDiff> diff, int attempts,
+                      long observedGeneration, Instant convergedAt, Instant lastObservedAt) {
+        this(syncStatus, conditions, diff, attempts, observedGeneration, convergedAt, lastObservedAt, null);
     }
 
     public Optional<ConditionView> condition(String type) {
@@ -31,6 +39,7 @@ public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, 
                 && diff.equals(other.diff)
                 && attempts == other.attempts
                 && observedGeneration == other.observedGeneration
-                && Objects.equals(convergedAt, other.convergedAt);
+                && Objects.equals(convergedAt, other.convergedAt)
+                && health.equals(other.health);
     }
 }

@@ -10,7 +10,9 @@ import io.statesync.simulator.SimulatorConfig;
 
 /**
  * The demo agent of {@code statesync up}: the fleet simulator managing every kind, applying corrections with
- * some latency and failures, and drifting now and then, so that the loop is visible without a real actuator.
+ * some latency and failures, drifting now and then, and reporting a run-time status (replicas becoming ready, a crash
+ * loop now and then that recovers) that the seeded demo policy's health rules judge, so that the loop and every health
+ * are visible without a real actuator.
  * Every {@code simulator.*} and {@code agent.*} key can be overridden with {@code -D}.
  */
 final class DemoAgent {
@@ -19,6 +21,8 @@ final class DemoAgent {
         SimulatorConfig.LATENCY, "exponential:200ms",
         SimulatorConfig.FAILURE_RATE, 0.05,
         SimulatorConfig.DRIFT_INTERVAL_MS, 30_000L,
+        SimulatorConfig.READY_STEP_MS, 2_000L,
+        SimulatorConfig.DEGRADE_INTERVAL_MS, 90_000L,
         AgentConfig.REPORTER, "demo-agent",
         AgentConfig.GROUP_ID, "statesync-demo-agent");
 

@@ -1,5 +1,7 @@
 package io.statesync.launcher;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -65,12 +67,25 @@ public final class UpCommand implements Callable<Integer> {
         p.put(AppConfig.HTTP_PORT, httpPort);
         // One instance on one data directory: a static member, so a restart resumes its tasks without a rebalance.
         p.put(AppConfig.GROUP_INSTANCE_ID, "statesync-up");
+        p.put(AppConfig.KINDS_SEED_FILE, demoKinds().toString());
         overrides.forEach((k, v) -> {
             if (!k.startsWith("simulator.") && !k.startsWith("agent.")) {
                 p.put(k, v);
             }
         });
         return p;
+    }
+
+    /** The demo kinds' policies (health and validation rules), copied under the data directory for the seeder. */
+    private Path demoKinds() {
+        Path file = dataDir.resolve("demo-kinds.yaml");
+        try (var in = UpCommand.class.getResourceAsStream("demo-kinds.yaml")) {
+            Files.createDirectories(dataDir);
+            Files.write(file, in.readAllBytes());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
     }
 
     private static void printBanner(int port, EmbeddedRuntime runtime) {
@@ -87,6 +102,7 @@ public final class UpCommand implements Callable<Integer> {
         System.out.println("  curl -s -X PUT " + base + "/api/v1/resources/WebApp/default/shop -H 'Content-Type: application/json' \\");
         System.out.println("       -d '{\"spec\":{\"image\":\"nginx:1.21\",\"replicas\":2}}'");
         System.out.println("  curl -s " + base + "/api/v1/resources/WebApp/default/shop");
+        System.out.println("  ./statesync list              # SYNC and HEALTH of every resource; --health Degraded filters");
         System.out.println("Ctrl-C stops everything; ./statesync up again resumes with all state.");
     }
 

@@ -4,6 +4,7 @@ import io.statesync.reconciler.ConditionView;
 import io.statesync.reconciler.Diagnosis;
 import io.statesync.reconciler.DiffKind;
 import io.statesync.reconciler.FieldDiff;
+import io.statesync.reconciler.HealthView;
 import io.statesync.reconciler.LastCorrection;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StatusView;
@@ -28,6 +29,7 @@ public final class DiagnosisRules {
         Optional<Diagnosis.StuckCorrection> stuck = stuck(status, lastCorrection, now);
         List<String> hints = new ArrayList<>();
         conditionHints(status, policy, hints);
+        healthHint(status.health(), hints);
         stuck.ifPresent(s -> hints.add("Correction " + s.commandId() + " (" + s.action() + "/" + s.reason()
                 + ", attempt " + s.attempt() + ") is " + human(s.overdueBy())
                 + " past its deadline without convergence: check the actuator's logs for that command id."));
@@ -80,6 +82,20 @@ public final class DiagnosisRules {
                 hints.add("No agent has ever reported this resource: is an agent running for this kind?");
             }
         });
+    }
+
+    private static void healthHint(HealthView h, List<String> hints) {
+        String why = h.message().isEmpty() ? "" : " (" + h.message() + ")";
+        switch (h.status()) {
+            case Degraded -> hints.add("Health is Degraded" + why + ": it can match its spec and still fail at run "
+                    + "time; look at the status and conditions the agent reports.");
+            case Unknown -> {
+                if (h.message().startsWith(io.statesync.reconciler.HealthRules.FAILED)) {
+                    hints.add("Health is Unknown" + why + ": fix the kind's health rule to fit what the agent reports.");
+                }
+            }
+            default -> { }
+        }
     }
 
     private static void diffHints(List<FieldDiff> diff, ReconcilePolicy policy, List<String> hints) {

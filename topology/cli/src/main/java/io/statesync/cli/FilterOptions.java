@@ -16,6 +16,8 @@ final class FilterOptions {
     String selector;
     @Option(names = "--sync-status", description = "Only this syncStatus (Synced, OutOfSync, Progressing, Stalled, Deleting, Orphaned).")
     String syncStatus;
+    @Option(names = "--health", description = "Only this health (Healthy, Progressing, Degraded, Suspended, Missing, Unknown).")
+    String health;
 
     Map<String, String> query() {
         Map<String, String> q = new LinkedHashMap<>();
@@ -23,6 +25,7 @@ final class FilterOptions {
         q.put("namespace", namespace);
         q.put("labelSelector", selector);
         q.put("syncStatus", syncStatus);
+        q.put("health", health);
         return q;
     }
 }

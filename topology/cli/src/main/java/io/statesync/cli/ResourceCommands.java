@@ -131,6 +131,9 @@ final class ResourceCommands {
         @Override
         void table(JsonNode d) {
             out().println("syncStatus:     " + d.path("syncStatus").asText());
+            JsonNode health = d.path("health");
+            out().println("health:         " + health.path("status").asText("Unknown")
+                + (health.path("message").asText("").isEmpty() ? "" : " (" + health.path("message").asText() + ")"));
             out().println("generationLag:  " + d.path("generationLag").asLong());
             d.path("conditions").forEach(c -> out().println("condition:      " + c.path("type").asText() + "="
                 + c.path("status").asText() + " (" + c.path("reason").asText() + ") " + c.path("message").asText()));

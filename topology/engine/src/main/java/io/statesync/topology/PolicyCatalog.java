@@ -1,13 +1,19 @@
 package io.statesync.topology;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.statesync.avro.KindPolicy;
+import io.statesync.reconciler.HealthRule;
+import io.statesync.reconciler.HealthStatus;
+import io.statesync.reconciler.InvalidRuleException;
 import io.statesync.reconciler.OrphanPolicy;
 import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.ValidationRule;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
@@ -15,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Resolves a kind's {@link ReconcilePolicy} from the global kinds store. Decoded policies are cached
- * against their bytes, so a hot kind costs one store read and an array comparison per event.
+ * against their bytes, so a hot kind costs one store read and an array comparison per event, and its CEL rules are
+ * compiled once per policy version.
  */
 public final class PolicyCatalog {
 
@@ -46,7 +53,7 @@ public final class PolicyCatalog {
         }
         ReconcilePolicy policy;
         try {
-            policy = toReconcilePolicy(deserializer.deserialize(topic, bytes));
+            policy = toUsablePolicy(deserializer.deserialize(topic, bytes));
         } catch (RuntimeException e) {
             LOG.warn("Kind policy for {} does not decode, using defaults: {}", kind, e.toString());
             policy = ReconcilePolicy.defaults();
@@ -55,8 +62,48 @@ public final class PolicyCatalog {
         return policy;
     }
 
-    /** Null durations mean the documented default; an invalid value throws, so the updater can reject it. */
+    /**
+     * The policy with its rules, or without them when one does not compile: REST refuses such a policy, but one written
+     * straight to the topic must not stop reconciles. Called once per policy version (the catalog caches by bytes), so
+     * the warning is logged once.
+     */
+    static ReconcilePolicy toUsablePolicy(KindPolicy k) {
+        try {
+            return toReconcilePolicy(k);
+        } catch (InvalidRuleException e) {
+            LOG.warn("Kind policy for {} has a rule that does not compile; its health and validation rules are ignored: {}",
+                k.getKind(), e.getMessage());
+            return withoutRules(k);
+        }
+    }
+
+    /** Null durations mean the documented default; an invalid value or a rule that does not compile throws. */
     public static ReconcilePolicy toReconcilePolicy(KindPolicy k) {
+        return builder(k).healthRules(healthRules(k)).validationRules(validationRules(k)).build();
+    }
+
+    /** The policy's other fields, checked, with no health or validation rules. */
+    public static ReconcilePolicy withoutRules(KindPolicy k) {
+        return builder(k).build();
+    }
+
+    public static List<HealthRule> healthRules(KindPolicy k) {
+        List<HealthRule> out = new ArrayList<>(k.getHealthRules().size());
+        for (io.statesync.avro.HealthRule r : k.getHealthRules()) {
+            out.add(new HealthRule(HealthStatus.valueOf(r.getStatus().name()), r.getWhen(), r.getMessage()));
+        }
+        return out;
+    }
+
+    public static List<ValidationRule> validationRules(KindPolicy k) {
+        List<ValidationRule> out = new ArrayList<>(k.getValidationRules().size());
+        for (io.statesync.avro.ValidationRule r : k.getValidationRules()) {
+            out.add(new ValidationRule(r.getRule(), r.getMessage(), r.getFieldPath()));
+        }
+        return out;
+    }
+
+    private static ReconcilePolicy.Builder builder(KindPolicy k) {
         ReconcilePolicy.Builder b = ReconcilePolicy.builder()
             .ignoredPaths(k.getIgnoredFields()).listMergeKeys(k.getListMergeKeys())
             .orphanPolicy(OrphanPolicy.valueOf(k.getOrphanPolicy().name()))
@@ -67,6 +114,6 @@ public final class PolicyCatalog {
         if (k.getBackoffCapMs() != null) b.backoffCap(Duration.ofMillis(k.getBackoffCapMs()));
         if (k.getMaxAttempts() != null) b.maxAttempts(k.getMaxAttempts());
         if (k.getStalenessBoundMs() != null) b.stalenessBound(Duration.ofMillis(k.getStalenessBoundMs()));
-        return b.build();
+        return b;
     }
 }

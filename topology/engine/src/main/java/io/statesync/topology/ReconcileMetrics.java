@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.statesync.avro.Action;
+import io.statesync.avro.HealthStatus;
 import io.statesync.avro.Reason;
 import io.statesync.avro.SyncStatus;
 
@@ -26,7 +27,9 @@ public final class ReconcileMetrics {
     private final MeterRegistry registry;
     private final Timer reconcileDuration;
     private final AtomicLong inflight = new AtomicLong();
-    private final Map<String, AtomicLong> resourceCounts = new ConcurrentHashMap<>();
+    /** Per task, the resources its store holds by series ("kind|syncStatus|health"); a gauge sums them. */
+    private final Map<String, Map<String, AtomicLong>> resourceCounts = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> resourceSeries = new ConcurrentHashMap<>();
     private final Counter staleObservations;
     /** Meters by tag values: building and registering a meter per event cost more than the reconcile decision. */
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -60,7 +63,10 @@ public final class ReconcileMetrics {
         conflictCounter("none", "ResourceVersion");
         convergenceSummary("none");
         for (SyncStatus s : SyncStatus.values()) {
-            resourceGauge("none", s.name());
+            resourceGauge(series("none", s.name(), HealthStatus.Unknown.name()));
+        }
+        for (HealthStatus h : HealthStatus.values()) {
+            resourceGauge(series("none", SyncStatus.Synced.name(), h.name()));
         }
     }
 
@@ -97,14 +103,42 @@ public final class ReconcileMetrics {
         inflight.addAndGet(delta);
     }
 
-    /** Moves one resource between sync-status buckets; from or to may be null for a create or a delete. */
-    public void statusTransition(String kind, String from, String to) {
+    /** The series key of a resource's counts: kind, sync status and health. */
+    public static String series(String kind, String syncStatus, String health) {
+        return kind + "|" + syncStatus + "|" + health;
+    }
+
+    /**
+     * Moves one resource of {@code task} from series {@code from} to {@code to} ({@link #series}); either may be
+     * null for a resource that appears or goes.
+     */
+    public void resourceMoved(String task, String from, String to) {
+        Map<String, AtomicLong> counts = resourceCounts.computeIfAbsent(task, t -> new ConcurrentHashMap<>());
         if (from != null) {
-            resourceGauge(kind, from).decrementAndGet();
+            counts.computeIfAbsent(from, k -> new AtomicLong()).decrementAndGet();
         }
         if (to != null) {
-            resourceGauge(kind, to).incrementAndGet();
+            resourceGauge(to);
+            counts.computeIfAbsent(to, k -> new AtomicLong()).incrementAndGet();
         }
+    }
+
+    /**
+     * Replaces {@code task}'s counts with {@code counts}, read from its store when the task is assigned (at start and
+     * after a rebalance), so that the gauge says what the stores hold rather than summing transitions.
+     */
+    public void recounted(String task, Map<String, Long> counts) {
+        Map<String, AtomicLong> fresh = new ConcurrentHashMap<>();
+        counts.forEach((series, n) -> {
+            resourceGauge(series);
+            fresh.put(series, new AtomicLong(n));
+        });
+        resourceCounts.put(task, fresh);
+    }
+
+    /** {@code task} left this instance: its resources are counted where it runs now. */
+    public void taskClosed(String task) {
+        resourceCounts.remove(task);
     }
 
     /*
@@ -145,12 +179,22 @@ public final class ReconcileMetrics {
             .register(registry));
     }
 
-    private AtomicLong resourceGauge(String kind, String status) {
-        return resourceCounts.computeIfAbsent(kind + "|" + status, k -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.builder("statesync_resources", value, AtomicLong::get).description("Resources by kind and sync status")
-                .tag("kind", kind).tag("sync_status", status).register(registry);
-            return value;
+    private void resourceGauge(String series) {
+        resourceSeries.computeIfAbsent(series, k -> {
+            String[] tags = k.split("\\|", 3);
+            Gauge.builder("statesync_resources", () -> resourceCount(k))
+                .description("Resources the stores of this instance's tasks hold, by kind, sync status and health")
+                .tag("kind", tags[0]).tag("sync_status", tags[1]).tag("health", tags[2]).register(registry);
+            return Boolean.TRUE;
         });
+    }
+
+    private long resourceCount(String series) {
+        long n = 0;
+        for (Map<String, AtomicLong> counts : resourceCounts.values()) {
+            AtomicLong c = counts.get(series);
+            n += c == null ? 0 : c.get();
+        }
+        return n;
     }
 }

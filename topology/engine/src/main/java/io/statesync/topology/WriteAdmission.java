@@ -21,6 +21,7 @@ import io.statesync.avro.WritePatch;
 import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.GenerationRules;
 import io.statesync.reconciler.IncomingSpec;
+import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
 import io.statesync.topology.internal.AvroMapping;
@@ -40,6 +41,8 @@ public final class WriteAdmission {
     /** A well-formed patch that does not apply to the stored object: a failing test, a path that is not there. */
     public static final String PATCH_NOT_APPLICABLE = "PatchNotApplicable";
     public static final String INVALID = "Invalid";
+    /** A spec that breaks one of the kind's validation rules; the message lists every failure. */
+    public static final String VALIDATION_FAILED = "ValidationFailed";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers");
@@ -62,7 +65,7 @@ public final class WriteAdmission {
      * Decides a desired write. {@code current} is the stored resource, or null when there is none (an orphan
      * placeholder counts as none).
      */
-    public static Decision decide(Resource current, DesiredState request, boolean strictTyping) {
+    public static Decision decide(Resource current, DesiredState request, ReconcilePolicy policy) {
         Refused precondition = precondition(current, request.getExpectedResourceVersion());
         if (precondition != null) {
             return precondition;
@@ -83,12 +86,29 @@ public final class WriteAdmission {
         }
         IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(effective.getSpec()), effective.getLabels(),
             effective.getAnnotations(), effective.getFinalizers());
-        AdmissionOutcome outcome = GenerationRules.admit(current == null ? null : storedSpec(current), incoming, strictTyping);
+        StoredSpec stored = current == null ? null : storedSpec(current);
+        AdmissionOutcome outcome = GenerationRules.admit(stored, incoming, policy.strictTyping());
         if (current != null && current.getMetadata().getDeletionTimestamp() != null
             && outcome instanceof AdmissionOutcome.SpecChanged) {
             return new Refused(EventType.Invalid, INVALID, "the resource is being deleted; only its metadata (finalizers) may change");
         }
-        return new Accepted(effective, outcome);
+        Refused invalid = validate(policy, incoming, stored, outcome);
+        return invalid != null ? invalid : new Accepted(effective, outcome);
+    }
+
+    /**
+     * The kind's validation rules on a spec that changes (a create or a new generation; an unchanged spec passed them
+     * when it was written, and a later rule must not block a metadata edit): self is the new spec, oldSelf the stored
+     * one, so transition rules run on updates only.
+     */
+    private static Refused validate(ReconcilePolicy policy, IncomingSpec incoming, StoredSpec stored, AdmissionOutcome outcome) {
+        if (policy.validationRules().isEmpty()
+            || !(outcome instanceof AdmissionOutcome.Created || outcome instanceof AdmissionOutcome.SpecChanged)) {
+            return null;
+        }
+        List<String> failures = policy.validationRules().validate(incoming.spec(), stored == null ? null : stored.spec(),
+            stored != null);
+        return failures.isEmpty() ? null : new Refused(EventType.Invalid, VALIDATION_FAILED, String.join("; ", failures));
     }
 
     /** Decides a delete: the precondition, then whether there is anything to delete. Null means accepted. */

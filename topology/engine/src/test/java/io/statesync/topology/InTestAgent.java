@@ -119,10 +119,16 @@ public final class InTestAgent implements AutoCloseable {
 
     /** Reports a state directly, as an agent that noticed a change would (the tests inject drift with it). */
     public void report(String key, String uid, long generation, Value state, String ack) {
+        report(key, uid, generation, state, null, ack);
+    }
+
+    /** As {@link #report(String, String, long, Value, String)}, with the run-time {@code status} health rules read. */
+    public void report(String key, String uid, long generation, Value state, Value status, String ack) {
         ResourceKey rk = ResourceKey.parse(key);
         producer.send(new ProducerRecord<>(topics.observed(), key, ObservedState.newBuilder().setKind(rk.kind())
             .setNamespace(rk.namespace()).setName(rk.name()).setUid(uid).setObservedGeneration(generation)
-            .setState(state).setObservedAt(Instant.now()).setReporter("in-test-agent").setAckCommandId(ack).build()));
+            .setState(state).setStatus(status).setObservedAt(Instant.now()).setReporter("in-test-agent")
+            .setAckCommandId(ack).build()));
         producer.flush();
     }
 

@@ -105,8 +105,9 @@ class AvroDeserializerBadBytesTest {
     @Test
     void shouldRejectAnImpossibleUnionBranchAsMalformed() {
         byte[] bytes = valid();
-        // The last field is ResourceStatus.lastObservedAt, a [null, timestamp] union: branch index 1, zigzag 0x02.
-        int branch = bytes.length - 7;
+        // ResourceStatus.lastObservedAt is a [null, timestamp] union: branch index 1, zigzag 0x02, then a 6-byte
+        // timestamp; after it only the health's three one-byte fields (status, empty message, null time).
+        int branch = bytes.length - 10;
         assertThat(bytes[branch]).isEqualTo((byte) 2);
         bytes[branch] = 0x7e;
 

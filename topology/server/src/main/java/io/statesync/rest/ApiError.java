@@ -57,6 +57,11 @@ public final class ApiError extends RuntimeException {
         return new ApiError(422, "Invalid", message);
     }
 
+    /** A spec that breaks the kind's validation rules; the message lists every failure. */
+    public static ApiError validationFailed(String message) {
+        return new ApiError(422, "ValidationFailed", message);
+    }
+
     public static ApiError gone(String message) {
         return new ApiError(410, "Gone", message);
     }

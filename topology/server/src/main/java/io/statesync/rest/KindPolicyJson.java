@@ -7,8 +7,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.avro.HealthRule;
+import io.statesync.avro.HealthStatus;
 import io.statesync.avro.KindPolicy;
+import io.statesync.avro.ValidationRule;
 import io.statesync.avro.OrphanPolicy;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.PolicyCatalog;
@@ -24,7 +28,10 @@ public final class KindPolicyJson {
     private KindPolicyJson() {
     }
 
-    /** Parses and validates; {@code kindFromPath} wins over a kind field and must agree with it when both are given. */
+    /**
+     * Parses and validates, compiling the CEL rules (a rule that does not compile throws with CEL's error);
+     * {@code kindFromPath} wins over a kind field and must agree with it when both are given.
+     */
     public static KindPolicy fromJson(JsonNode n, String kindFromPath) {
         if (n == null || !n.isObject()) {
             throw new IllegalArgumentException("a kind policy must be an object");
@@ -45,7 +52,9 @@ public final class KindPolicyJson {
             .setMaxAttempts(n.hasNonNull("maxAttempts") ? n.get("maxAttempts").asInt() : null)
             .setStalenessBoundMs(longOrNull(n, "stalenessBoundMs"))
             .setStrict(n.path("strict").asBoolean(false)).setStrictTyping(n.path("strictTyping").asBoolean(false))
-            .setFinalizers(strings(n, "finalizers"));
+            .setFinalizers(strings(n, "finalizers"))
+            .setHealthRules(healthRules(n.path("healthRules")))
+            .setValidationRules(validationRules(n.path("validationRules")));
         KindPolicy policy = b.build();
         PolicyCatalog.toReconcilePolicy(policy);
         return policy;
@@ -66,7 +75,63 @@ public final class KindPolicyJson {
         n.put("strict", p.getStrict());
         n.put("strictTyping", p.getStrictTyping());
         n.set("finalizers", MAPPER.valueToTree(p.getFinalizers()));
+        ArrayNode health = n.putArray("healthRules");
+        for (HealthRule r : p.getHealthRules()) {
+            health.addObject().put("status", r.getStatus().name()).put("when", r.getWhen()).put("message", r.getMessage());
+        }
+        ArrayNode validation = n.putArray("validationRules");
+        for (ValidationRule r : p.getValidationRules()) {
+            validation.addObject().put("rule", r.getRule()).put("message", r.getMessage()).put("fieldPath", r.getFieldPath());
+        }
         return n;
+    }
+
+    /** {@code [{status, when, message}]}; status is a HealthStatus name, when a CEL expression, message plain text. */
+    private static List<HealthRule> healthRules(JsonNode list) {
+        List<HealthRule> out = new ArrayList<>();
+        int i = 0;
+        for (JsonNode r : list) {
+            String where = "healthRules[" + i++ + "]";
+            requireFields(r, where, List.of("status", "when"), List.of("message"));
+            HealthStatus status;
+            try {
+                status = HealthStatus.valueOf(r.get("status").asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ".status must be one of " + List.of(HealthStatus.values())
+                    + ", got " + r.get("status").asText());
+            }
+            out.add(new HealthRule(status, r.get("when").asText(), r.path("message").asText("")));
+        }
+        return out;
+    }
+
+    /** {@code [{rule, message, fieldPath}]}, as a CRD's x-kubernetes-validations. */
+    private static List<ValidationRule> validationRules(JsonNode list) {
+        List<ValidationRule> out = new ArrayList<>();
+        int i = 0;
+        for (JsonNode r : list) {
+            requireFields(r, "validationRules[" + i++ + "]", List.of("rule"), List.of("message", "fieldPath"));
+            out.add(new ValidationRule(r.get("rule").asText(), r.path("message").asText(""), r.path("fieldPath").asText("")));
+        }
+        return out;
+    }
+
+    private static void requireFields(JsonNode r, String where, List<String> required, List<String> optional) {
+        if (!r.isObject()) {
+            throw new IllegalArgumentException(where + " must be an object");
+        }
+        for (String f : required) {
+            if (!r.path(f).isTextual()) {
+                throw new IllegalArgumentException(where + "." + f + " must be a string");
+            }
+        }
+        for (var e : r.properties()) {
+            boolean known = required.contains(e.getKey()) || optional.contains(e.getKey());
+            if (!known || !(e.getValue().isTextual() || e.getValue().isNull())) {
+                throw new IllegalArgumentException(where + "." + e.getKey()
+                    + (known ? " must be a string" : " is not a field; the fields are " + required + " and " + optional));
+            }
+        }
     }
 
     private static String text(JsonNode n, String field) {

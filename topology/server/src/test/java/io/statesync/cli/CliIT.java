@@ -114,8 +114,11 @@ class CliIT {
 
         Run list = cli("list", "-n", ns, "-l", "tier=web");
         assertThat(list.exit()).as(list.err()).isZero();
-        assertThat(list.out().lines().findFirst().orElse("")).contains("SYNC", "GEN", "OBSERVED-GEN");
+        assertThat(list.out().lines().findFirst().orElse("")).contains("SYNC", "HEALTH", "GEN", "OBSERVED-GEN");
         assertThat(list.out()).contains("app-0", "app-1", "app-2");
+        // No agent reports in this test, so every resource is Missing.
+        assertThat(cli("list", "-n", ns, "--health", "Missing").out()).contains("app-0", "app-1", "app-2");
+        assertThat(cli("list", "-n", ns, "--health", "Healthy").out()).doesNotContain("app-0");
 
         Run yamlList = cli("list", "-n", ns, "-o", "yaml");
         assertThat(yamlList.out()).contains("kind: ResourceList").contains("name: app-2");
@@ -160,7 +163,7 @@ class CliIT {
         assertThat(diff.out()).contains("PATH");
         Run diagnose = cli("diagnose", "WebApp/default/" + name);
         assertThat(diagnose.exit()).as(diagnose.err()).isZero();
-        assertThat(diagnose.out()).contains("generationLag");
+        assertThat(diagnose.out()).contains("generationLag").contains("health:         Missing");
     }
 
     @Test

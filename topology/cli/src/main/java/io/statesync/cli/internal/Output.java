@@ -55,14 +55,15 @@ public final class Output {
         out.flush();
     }
 
-    /** The table row of a resource: KIND, NAMESPACE, NAME, SYNC, GEN, OBSERVED-GEN, VERSION. */
+    /** The table row of a resource: KIND, NAMESPACE, NAME, SYNC, HEALTH, GEN, OBSERVED-GEN, VERSION. */
     public static List<String> resourceRow(JsonNode r) {
         JsonNode m = r.path("metadata");
         return List.of(r.path("kind").asText(), m.path("namespace").asText(), m.path("name").asText(),
-            r.path("status").path("syncStatus").asText("-"), m.path("generation").asText(),
+            r.path("status").path("syncStatus").asText("-"), r.path("status").path("health").path("status").asText("-"),
+            m.path("generation").asText(),
             r.path("status").path("observedGeneration").asText("0"), m.path("resourceVersion").asText());
     }
 
     public static final List<String> RESOURCE_HEADER =
-        List.of("KIND", "NAMESPACE", "NAME", "SYNC", "GEN", "OBSERVED-GEN", "VERSION");
+        List.of("KIND", "NAMESPACE", "NAME", "SYNC", "HEALTH", "GEN", "OBSERVED-GEN", "VERSION");
 }

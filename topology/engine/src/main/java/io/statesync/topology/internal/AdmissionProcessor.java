@@ -37,6 +37,8 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
+        // One processor per task counts the task's resources: the admission, which also owns the task's timer.
+        engine.recountResources();
         this.commitGapMs = ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
         if (commitGapMs > 0) {
             context.schedule(Duration.ofMillis(commitGapMs), PunctuationType.WALL_CLOCK_TIME, this::commitAwaitedWrites);
@@ -47,6 +49,13 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
             // Both processors' pending keys live in the task's state store, so this one batch serves the whole task.
             Duration batch = Duration.ofMillis(ctx.config().getLong(AppConfig.RECONCILE_BATCH_INTERVAL_MS));
             context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, output));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            engine.forgetResources();
         }
     }
 

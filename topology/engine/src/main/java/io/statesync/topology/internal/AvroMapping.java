@@ -2,13 +2,18 @@ package io.statesync.topology.internal;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.statesync.avro.Condition;
 import io.statesync.avro.Correction;
 import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.FieldOpType;
+import io.statesync.avro.Health;
+import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.Resource;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
@@ -17,6 +22,8 @@ import io.statesync.reconciler.ConditionView;
 import io.statesync.reconciler.DiffKind;
 import io.statesync.reconciler.FieldDiff;
 import io.statesync.reconciler.FieldPath;
+import io.statesync.reconciler.HealthStatus;
+import io.statesync.reconciler.HealthView;
 import io.statesync.reconciler.LastCorrection;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
@@ -104,14 +111,77 @@ public final class AvroMapping {
                 tree(d.getDesired()), tree(d.getObserved())));
         }
         return new StatusView(sameName(s.getSyncStatus(), SyncStatus.class), conditions, diff, s.getAttempts(),
-            s.getObservedGeneration(), s.getConvergedAt(), s.getLastObservedAt());
+            s.getObservedGeneration(), s.getConvergedAt(), s.getLastObservedAt(), healthView(s.getHealth()));
+    }
+
+    public static HealthView healthView(Health h) {
+        return h == null ? HealthView.unknown()
+            : new HealthView(sameName(h.getStatus(), HealthStatus.class), h.getMessage(), h.getLastTransitionTime());
+    }
+
+    /** The Avro health of {@code v}, reusing {@code previous} when nothing changed (as conditions do). */
+    public static Health health(HealthView v, Health previous) {
+        io.statesync.avro.HealthStatus status = sameName(v.status(), io.statesync.avro.HealthStatus.class);
+        if (previous != null && previous.getStatus() == status && previous.getMessage().equals(v.message())
+            && java.util.Objects.equals(previous.getLastTransitionTime(), v.lastTransitionTime())) {
+            return previous;
+        }
+        return new Health(status, v.message(), v.lastTransitionTime());
+    }
+
+    /** The conditions an agent reported, for the default health (its Ready condition). */
+    public static List<ConditionView> observedConditions(ObservedState o) {
+        if (o == null || o.getConditions().isEmpty()) {
+            return List.of();
+        }
+        List<ConditionView> out = new ArrayList<>(o.getConditions().size());
+        for (Condition c : o.getConditions()) {
+            out.add(new ConditionView(c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()));
+        }
+        return out;
+    }
+
+    /**
+     * The variables of the kind's health rules: {@code desired} (the spec), {@code observed} ({@code state},
+     * {@code status}, {@code conditions} as a list of {@code {type, status, reason, message}}) and {@code resource}
+     * (the metadata and the sync status).
+     */
+    public static Map<String, Object> healthVariables(Resource r, ObservedState o, SyncStatus syncStatus) {
+        Map<String, Object> observed = new HashMap<>();
+        observed.put("state", o == null ? null : frozenTree(o.getState()));
+        observed.put("status", o == null || o.getStatus() == null ? Map.of() : frozenTree(o.getStatus()));
+        List<Object> conditions = new ArrayList<>();
+        if (o != null) {
+            for (Condition c : o.getConditions()) {
+                conditions.add(Map.of("type", c.getType(), "status", c.getStatus(), "reason", c.getReason(),
+                    "message", c.getMessage()));
+            }
+        }
+        observed.put("conditions", conditions);
+        ObjectMeta m = r.getMetadata();
+        Map<String, Object> resource = new HashMap<>();
+        resource.put("kind", m.getKind());
+        resource.put("namespace", m.getNamespace());
+        resource.put("name", m.getName());
+        resource.put("uid", m.getUid());
+        resource.put("generation", m.getGeneration());
+        resource.put("labels", Map.copyOf(m.getLabels()));
+        resource.put("annotations", Map.copyOf(m.getAnnotations()));
+        resource.put("deleting", m.getDeletionTimestamp() != null);
+        resource.put("syncStatus", syncStatus.name());
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("desired", frozenTree(r.getSpec()));
+        vars.put("observed", observed);
+        vars.put("resource", resource);
+        return vars;
     }
 
     /**
      * The Avro status of {@code v}. A condition that did not change keeps the previous status's instance: most
      * reconciles change none, and the decoded state then holds one copy of each, not a new one per reconcile.
      */
-    public static ResourceStatus status(StatusView v, CorrectionRef lastCorrection, List<Condition> previous) {
+    public static ResourceStatus status(StatusView v, CorrectionRef lastCorrection, List<Condition> previous,
+                                        Health previousHealth) {
         List<ConditionView> views = v.conditions();
         List<Condition> conditions = new ArrayList<>(views.size());
         for (int i = 0; i < views.size(); i++) {
@@ -123,7 +193,7 @@ public final class AvroMapping {
                 value(d.desired()), value(d.observed())));
         }
         return new ResourceStatus(v.observedGeneration(), sameName(v.syncStatus(), io.statesync.avro.SyncStatus.class), conditions,
-            diff, v.attempts(), lastCorrection, v.convergedAt(), v.lastObservedAt());
+            diff, v.attempts(), lastCorrection, v.convergedAt(), v.lastObservedAt(), health(v.health(), previousHealth));
     }
 
     private static Condition condition(ConditionView c, Condition previous) {

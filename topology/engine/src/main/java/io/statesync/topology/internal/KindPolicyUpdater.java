@@ -49,7 +49,9 @@ public final class KindPolicyUpdater implements Processor<String, byte[], Void, 
         }
         try {
             var policy = deserializer.deserialize(ctx.topics().kinds(), record.headers(), record.value());
-            PolicyCatalog.toReconcilePolicy(policy);
+            // Rules that do not compile do not refuse the record: the policy's other fields still apply, and the
+            // catalog drops the rules with one warning (a restore, which bypasses this processor, would keep it too).
+            PolicyCatalog.withoutRules(policy);
             store.put(kind, record.value());
         } catch (RuntimeException e) {
             LOG.warn("Ignoring undecodable kind policy for {}: {}", kind, e.toString());

@@ -57,14 +57,16 @@ final class ReconcileEngine {
     private static final int SWEEP_SHARE = 20;
 
     private final boolean coalesce;
+    private final String task;
     private String resyncCursor;
 
-    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner) {
+    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task) {
         this.ctx = ctx;
         this.stores = stores;
         this.policies = policies;
         this.events = new Events();
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events);
+        this.task = task;
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task);
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
@@ -73,7 +75,28 @@ final class ReconcileEngine {
     static ReconcileEngine create(TopologyContext ctx, ProcessorContext<?, ?> pc) {
         PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
             ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
-        return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()));
+        return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
+            pc.taskId().toString());
+    }
+
+    /**
+     * Counts the resources the task's store holds into statesync_resources: called when the task is assigned, at
+     * start and after a rebalance, so the gauge says what is, whatever transitions were missed or counted elsewhere.
+     */
+    void recountResources() {
+        Map<String, Long> counts = new java.util.HashMap<>();
+        stores.forEachState(st -> {
+            String series = ReconcileStep.series(st.getResource());
+            if (series != null) {
+                counts.merge(series, 1L, Long::sum);
+            }
+        });
+        ctx.metrics().recounted(task, counts);
+    }
+
+    /** The task leaves this instance (revoked or closed): its resources are no longer counted here. */
+    void forgetResources() {
+        ctx.metrics().taskClosed(task);
     }
 
     void admit(Write w, long now, Output out) {
@@ -90,7 +113,7 @@ final class ReconcileEngine {
             return;
         }
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
-        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy.strictTyping());
+        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy);
         if (d instanceof WriteAdmission.Refused refused) {
             refuse(w, refused, exists ? current : null, now, out);
         } else {
@@ -108,7 +131,11 @@ final class ReconcileEngine {
                 current == null ? "" : current.getMetadata().getResourceVersion(), now), now);
         } else {
             ctx.metrics().admission("invalid");
-            if (w.requestId() != null) {
+            // A spec refused by the kind's validation rules is announced even when nobody awaits the answer: unlike
+            // a record that does not decode, it reaches no DLQ, and its writer (a producer writing straight to the
+            // topic) has no other way to learn why nothing changed.
+            boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason());
+            if (w.requestId() != null || validation) {
                 out.event(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
                     refused.message(), now), now);
             }

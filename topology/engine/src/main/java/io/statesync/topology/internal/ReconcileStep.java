@@ -21,6 +21,9 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.reconciler.Decision;
 import io.statesync.reconciler.GenerationRules;
+import io.statesync.reconciler.HealthCalculator;
+import io.statesync.reconciler.HealthInput;
+import io.statesync.reconciler.HealthView;
 import io.statesync.reconciler.MergeResult;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.OrphanPolicy;
@@ -47,8 +50,11 @@ final class ReconcileStep {
     private final CorrectionPlanner planner;
     private final ReconcileMetrics metrics;
     private final Events events;
+    /** The task whose resources this step counts in statesync_resources. */
+    private final String task;
 
-    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events) {
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task) {
+        this.task = task;
         this.stores = stores;
         this.planner = planner;
         this.metrics = metrics;
@@ -71,6 +77,7 @@ final class ReconcileStep {
             return null;
         }
         Resource res = st.getResource();
+        String countedBefore = series(res);
         String kind = res.getMetadata().getKind();
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
@@ -80,7 +87,7 @@ final class ReconcileStep {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
         StatusView prev = AvroMapping.statusView(res.getStatus());
-        StatusView next = StatusCalculator.compute(prev, in, decision, merge);
+        StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted;
         if (isDeletionComplete(res, observed)) {
             emitted = completeDeletion(key, st, res, policy, before, now, out);
@@ -96,10 +103,40 @@ final class ReconcileStep {
             st.setLastCorrection(null);
             st.setLastCorrectionFingerprint(null);
         }
+        String countedAfter = series(st.getResource());
+        if (!Objects.equals(countedBefore, countedAfter)) {
+            metrics.resourceMoved(task, countedBefore, countedAfter);
+        }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
         return emitted;
+    }
+
+    /**
+     * Judges the health on every reconcile (observation, write, timer), apart from the sync status. The rules'
+     * variables are built only for a kind that has rules.
+     */
+    private static StatusView health(ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
+                                     StatusView prev, StatusView next, Instant now) {
+        ObservedState o = st.getObserved();
+        HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o),
+            () -> AvroMapping.healthVariables(res, o, next.syncStatus()));
+        HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
+        return HealthCalculator.withHealth(prev, next, health);
+    }
+
+    /**
+     * The statesync_resources series a stored resource counts in, or null when it counts in none: none is stored, or
+     * it was never reconciled yet (a status without conditions, as admission or an orphan placeholder first makes it).
+     */
+    static String series(Resource r) {
+        if (r == null || r.getStatus().getConditions().isEmpty()) {
+            return null;
+        }
+        ResourceStatus s = r.getStatus();
+        return ReconcileMetrics.series(r.getMetadata().getKind(), s.getSyncStatus().name(),
+            s.getHealth() == null ? "Unknown" : s.getHealth().getStatus().name());
     }
 
     /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
@@ -144,7 +181,6 @@ final class ReconcileStep {
             .setGeneration(0).setCreationTimestamp(now).build();
         st.setResource(Resource.newBuilder().setMetadata(meta).setSpec(new Value(null))
             .setStatus(AvroMapping.initialStatus(now)).build());
-        metrics.statusTransition(obs.getKind(), null, io.statesync.avro.SyncStatus.OutOfSync.name());
         return true;
     }
 
@@ -204,7 +240,7 @@ final class ReconcileStep {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
-        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions()));
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth()));
         if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
             return null;
         }
@@ -219,7 +255,6 @@ final class ReconcileStep {
         if (prev.syncStatus() == next.syncStatus()) {
             return;
         }
-        metrics.statusTransition(kind, prev.syncStatus().name(), next.syncStatus().name());
         if (prev.syncStatus() == SyncStatus.Progressing || prev.syncStatus() == SyncStatus.Deleting) {
             metrics.inflightDelta(-1);
         }
@@ -260,7 +295,6 @@ final class ReconcileStep {
         }
         out.resource(key, null, ts);
         out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
-        metrics.statusTransition(res.getMetadata().getKind(), before.name(), null);
         if (isOutstanding(res.getStatus())) {
             metrics.inflightDelta(-1);
         }

@@ -33,6 +33,13 @@ final class StateStores {
         this.revisions = context.getStateStore(REVISION_STORE);
     }
 
+    /** Visits every key's state as of the last commit (the pending markers are not states). */
+    void forEachState(java.util.function.Consumer<ReconcileState> visit) {
+        try (KeyValueIterator<String, ReconcileState> it = state.all()) {
+            it.forEachRemaining(kv -> visit.accept(kv.value));
+        }
+    }
+
     /** The key's decoded state; a caller that changes it must {@link #put} it. */
     ReconcileState get(String key) {
         return state.read(key);

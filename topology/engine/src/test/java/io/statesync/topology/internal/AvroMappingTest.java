@@ -50,10 +50,10 @@ class AvroMappingTest {
 
     @Test
     void shouldKeepThePreviousInstanceOfAnUnchangedCondition() {
-        ResourceStatus before = AvroMapping.status(view(synced("True", "Synced", SINCE), idle()), null, List.of());
+        ResourceStatus before = AvroMapping.status(view(synced("True", "Synced", SINCE), idle()), null, List.of(), null);
 
         ResourceStatus after = AvroMapping.status(view(synced("True", "Synced", SINCE), idle()), null,
-            before.getConditions());
+            before.getConditions(), before.getHealth());
 
         assertThat(after.getConditions()).hasSize(2);
         assertThat(after.getConditions().get(0)).isSameAs(before.getConditions().get(0));
@@ -62,11 +62,11 @@ class AvroMappingTest {
 
     @Test
     void shouldBuildANewConditionWhenAnyFieldChanged() {
-        ResourceStatus before = AvroMapping.status(view(synced("True", "Synced", SINCE), idle()), null, List.of());
+        ResourceStatus before = AvroMapping.status(view(synced("True", "Synced", SINCE), idle()), null, List.of(), null);
         Instant later = SINCE.plusSeconds(5);
 
         ResourceStatus after = AvroMapping.status(view(synced("False", "Drift", later), idle()), null,
-            before.getConditions());
+            before.getConditions(), before.getHealth());
 
         Condition synced = after.getConditions().get(0);
         assertThat(synced).isNotSameAs(before.getConditions().get(0));
@@ -84,7 +84,7 @@ class AvroMappingTest {
         StatusView v = new StatusView(SyncStatus.Progressing, List.of(idle()), List.of(diff), 2, 3, null,
             SINCE.plusSeconds(1));
 
-        ResourceStatus s = AvroMapping.status(v, ref, List.of());
+        ResourceStatus s = AvroMapping.status(v, ref, List.of(), null);
 
         ResourceStatus built = ResourceStatus.newBuilder().setObservedGeneration(3).setSyncStatus(
                 io.statesync.avro.SyncStatus.Progressing).setAttempts(2).setLastCorrection(ref)

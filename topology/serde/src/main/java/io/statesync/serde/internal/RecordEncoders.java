@@ -10,6 +10,7 @@ import io.statesync.avro.Correction;
 import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
+import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
@@ -36,10 +37,10 @@ import org.apache.avro.io.Encoder;
 final class RecordEncoders {
 
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
-    static final long RESOURCE_FINGERPRINT = 5417775379938924695L;
+    static final long RESOURCE_FINGERPRINT = 8642363665167449812L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 8112762339840931422L;
-    static final long RECONCILE_STATE_FINGERPRINT = 3073884851567905366L;
+    static final long RECONCILE_STATE_FINGERPRINT = 6107584671869906201L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -179,6 +180,13 @@ final class RecordEncoders {
         writeOptional(s.getLastCorrection(), RecordEncoders::writeCorrectionRef, out);
         writeOptional(s.getConvergedAt(), RecordEncoders::writeTime, out);
         writeOptional(s.getLastObservedAt(), RecordEncoders::writeTime, out);
+        writeHealth(s.getHealth(), out);
+    }
+
+    private static void writeHealth(Health h, Encoder out) throws IOException {
+        out.writeEnum(h.getStatus().ordinal());
+        writeText(h.getMessage(), out);
+        writeOptional(h.getLastTransitionTime(), RecordEncoders::writeTime, out);
     }
 
     private static void writeCondition(Condition c, Encoder out) throws IOException {

@@ -104,8 +104,18 @@ public final class KindsApi {
             case "a whole number" -> v.isIntegralNumber() && v.canConvertToLong();
             case "true or false" -> v.isBoolean();
             case "an array of strings" -> v.isArray() && allText(v);
+            case "an array of objects" -> v.isArray() && allObjects(v);
             default -> v.isObject() && allText(v);
         };
+    }
+
+    private static boolean allObjects(JsonNode container) {
+        for (JsonNode e : container) {
+            if (!e.isObject()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean allText(JsonNode container) {
@@ -139,6 +149,8 @@ public final class KindsApi {
         t.put("strict", "true or false");
         t.put("strictTyping", "true or false");
         t.put("finalizers", "an array of strings");
+        t.put("healthRules", "an array of objects");
+        t.put("validationRules", "an array of objects");
         return java.util.Collections.unmodifiableMap(t);
     }
 

@@ -28,22 +28,23 @@ public final class OpenApiDocument {
         new Operation("GET", "/readyz", "Readiness: streams RUNNING, stores queryable, reply consumer assigned.", false, List.of(200, 503)),
         new Operation("GET", "/metrics", "Prometheus metrics.", false, List.of(200)),
         new Operation("GET", "/openapi.json", "This document.", false, List.of(200)),
-        new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, limit, continue); "
+        new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, health, limit, continue); "
             + "metadata.resourceVersion is a watch position.", false, List.of(200, 400, 503)),
         new Operation("GET", RES, "Read one resource; ETag is its resourceVersion. ?resourceVersion=X or If-None-Match: \"X\" "
             + "(304 while X is current) never returns an older version; ?consistency=owner reads the key's owner.", false,
             List.of(200, 304, 400, 404, 503)),
         new Operation("PUT", RES, "Create or replace through admission; the body is JSON (application/json) or YAML "
             + "(application/yaml, application/x-yaml); metadata.resourceVersion or If-Match makes it conditional, "
-            + "If-None-Match: * makes it create-only (409 AlreadyExists); ?dryRun=All writes nothing.",
-            true, List.of(200, 201, 400, 409, 413, 415, 503, 504)),
+            + "If-None-Match: * makes it create-only (409 AlreadyExists); 422 ValidationFailed when the spec breaks the "
+            + "kind's validation rules; ?dryRun=All writes nothing.",
+            true, List.of(200, 201, 400, 409, 413, 415, 422, 503, 504)),
         new Operation("POST", "/api/v1/resources/{kind}/{namespace}", "Create only, with the name in metadata.name, "
-            + "from JSON or YAML as PUT: 409 AlreadyExists when it exists; ?dryRun=All writes nothing.", true,
-            List.of(201, 400, 409, 413, 415, 503, 504)),
+            + "from JSON or YAML as PUT: 409 AlreadyExists when it exists; 422 ValidationFailed when the spec breaks the "
+            + "kind's validation rules; ?dryRun=All writes nothing.", true, List.of(201, 400, 409, 413, 415, 422, 503, 504)),
         new Operation("PATCH", RES, "Patch applied by admission to the stored object: JSON merge patch "
             + "(application/merge-patch+json) or JSON patch (application/json-patch+json) of spec and metadata labels, "
             + "annotations, finalizers. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
-            + "422 when a JSON patch does not apply; ?dryRun=All writes nothing.",
+            + "422 when a JSON patch does not apply or the result breaks the kind's validation rules; ?dryRun=All writes nothing.",
             true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
         new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional; "
             + "?dryRun=All writes nothing.", true, List.of(200, 400, 404, 409, 503, 504)),
@@ -51,18 +52,20 @@ public final class OpenApiDocument {
             + "object, patch, patchType: merge|json}]}, at most bulk.max.items. Each item has its own precondition "
             + "(object.metadata.resourceVersion) and its own result {index, key, code, reason, object | error}; partial "
             + "success is normal. ?dryRun=All writes nothing.", true, List.of(200, 400, 413, 415, 503)),
-        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state, and the observed state last reported.",
-            false, List.of(200, 400, 404, 503)),
-        new Operation("GET", RES + "/diagnosis", "Generation lag, unhealthy conditions, stuck corrections and hints.", false,
+        new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state, the last correction's "
+            + "patch, and the observed state last reported.", false, List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/diagnosis", "Sync status, health, generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/events", "The resource's events, newest first, repeats aggregated with count, "
             + "firstTimestamp and lastTimestamp (events.max.per.resource, events.max.age.ms).", false, List.of(200, 400, 503)),
-        new Operation("GET", "/api/v1/watch", "Server-Sent Events: ADDED, MODIFIED, DELETED, BOOKMARK from resourceVersion "
+        new Operation("GET", "/api/v1/watch", "Server-Sent Events (filters as the list's: kind, namespace, labelSelector, syncStatus, health): ADDED, MODIFIED, "
+            + "DELETED, BOOKMARK from resourceVersion "
             + "or the Last-Event-ID header (a list's position or an event id; 400 when both are sent and differ); every id "
             + "resumes just after its event; 410 when that position is too old or not a position.", false, List.of(200, 400, 410, 503)),
         new Operation("GET", "/api/v1/kinds", "List kind policies.", false, List.of(200)),
         new Operation("GET", "/api/v1/kinds/{kind}", "Read one kind policy.", false, List.of(200, 400, 404)),
-        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy, as JSON or YAML.", true, List.of(200, 400, 413, 415, 504)),
+        new Operation("PUT", "/api/v1/kinds/{kind}", "Create or replace a kind policy, as JSON or YAML; 400 with CEL's "
+            + "error when a health or validation rule does not compile.", true, List.of(200, 400, 413, 415, 504)),
         new Operation("GET", "/api/v1/whoami", "The caller's role (reader or writer) and whether tokens are required.", false,
             List.of(200)),
         new Operation("GET", "/", "The web UI's page (HTML, no token needed); 404 when the UI is not on the class path.", false,

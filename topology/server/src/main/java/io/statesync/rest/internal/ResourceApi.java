@@ -23,6 +23,8 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
+import io.statesync.avro.HealthStatus;
+import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
@@ -145,6 +147,7 @@ public final class ResourceApi {
             ObjectNode n = DiagnosisJson.toJson(d);
             n.set("metadata", ResourceJson.toJson(r).get("metadata"));
             n.put("syncStatus", r.getStatus().getSyncStatus().name());
+            n.set("health", ResourceJson.health(r.getStatus().getHealth()));
             return ResourceJson.toBytes(n);
         });
     }
@@ -226,7 +229,7 @@ public final class ResourceApi {
 
     public void list(Context ctx) throws InterruptedException {
         Predicate<StoredResource> filter = filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
-            ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
+            ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"), ctx.queryParam("health"));
         int limit = limit(ctx.queryParam("limit"));
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
         requireView();
@@ -253,35 +256,51 @@ public final class ResourceApi {
         }
     }
 
-    /**
-     * The list and watch filter; a bad selector or syncStatus is a 400. Kind, namespace and syncStatus are tested on
-     * the stored fields; only a label selector on a labelled object decodes it.
-     */
+    /** {@link #filter(String, String, String, String, String)} without a health filter. */
     public static Predicate<StoredResource> filter(String kind, String namespace, String selector, String syncStatus) {
+        return filter(kind, namespace, selector, syncStatus, null);
+    }
+
+    /**
+     * The list and watch filter; a bad selector, syncStatus or health is a 400. Kind, namespace and syncStatus are
+     * tested on the stored fields; only a label selector on a labelled object, or a health filter on an object that
+     * passed the others, decodes it.
+     */
+    public static Predicate<StoredResource> filter(String kind, String namespace, String selector, String syncStatus,
+                                                   String health) {
         LabelSelector labels;
         try {
             labels = LabelSelector.parse(selector);
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest("labelSelector: " + e.getMessage());
         }
-        SyncStatus status = syncStatus(syncStatus);
+        SyncStatus status = enumParam("syncStatus", syncStatus, SyncStatus.values());
+        HealthStatus healthStatus = enumParam("health", health, HealthStatus.values());
         boolean anyLabels = !labels.requirements().isEmpty();
         return r -> (blank(kind) || r.isKind(kind))
             && (blank(namespace) || r.isInNamespace(namespace))
             && (status == null || r.syncStatus() == status)
-            && (!anyLabels || labels.matches(r.hasLabels() ? r.resource().getMetadata().getLabels() : Map.of()));
+            && (!anyLabels || labels.matches(r.hasLabels() ? r.resource().getMetadata().getLabels() : Map.of()))
+            && (healthStatus == null || healthOf(r) == healthStatus);
     }
 
-    private static SyncStatus syncStatus(String s) {
+    private static HealthStatus healthOf(StoredResource r) {
+        ResourceStatus s = r.resource().getStatus();
+        return s == null || s.getHealth() == null ? HealthStatus.Unknown : s.getHealth().getStatus();
+    }
+
+    /** The constant named {@code s} (any case), null when blank; another name is a 400 that lists them. */
+    private static <E extends Enum<E>> E enumParam(String param, String s, E[] values) {
         if (blank(s)) {
             return null;
         }
-        for (SyncStatus v : SyncStatus.values()) {
+        for (E v : values) {
             if (v.name().equalsIgnoreCase(s)) {
                 return v;
             }
         }
-        throw ApiError.badRequest("syncStatus must be one of Synced, OutOfSync, Progressing, Stalled, Deleting, Orphaned");
+        throw ApiError.badRequest(param + " must be one of " + java.util.Arrays.stream(values).map(Enum::name)
+            .collect(java.util.stream.Collectors.joining(", ")));
     }
 
     private static int limit(String s) {

@@ -18,6 +18,8 @@ import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
+import io.statesync.avro.Health;
+import io.statesync.avro.HealthStatus;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
@@ -99,6 +101,16 @@ public final class ResourceJson {
         n.set("lastCorrection", correction(s.getLastCorrection()));
         putTime(n, "convergedAt", s.getConvergedAt());
         putTime(n, "lastObservedAt", s.getLastObservedAt());
+        n.set("health", health(s.getHealth()));
+        return n;
+    }
+
+    /** {@code status.health}: {status, message, lastTransitionTime}. */
+    public static ObjectNode health(Health h) {
+        ObjectNode n = JSON.objectNode();
+        n.put("status", h == null ? HealthStatus.Unknown.name() : h.getStatus().name());
+        n.put("message", h == null ? "" : h.getMessage());
+        putTime(n, "lastTransitionTime", h == null ? null : h.getLastTransitionTime());
         return n;
     }
 

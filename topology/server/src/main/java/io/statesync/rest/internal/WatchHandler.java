@@ -98,7 +98,7 @@ public final class WatchHandler {
 
     public void handle(Context ctx) throws IOException, InterruptedException {
         Predicate<StoredResource> filter = ResourceApi.filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
-            ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"));
+            ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"), ctx.queryParam("health"));
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }

@@ -157,7 +157,7 @@ public final class WriteApi implements DryRunner {
     public DryRunner.DryRun write(ResourceKey key, DesiredState desired) throws InterruptedException {
         Resource current = committedCopy(key);
         ReconcilePolicy policy = policies.apply(key.kind());
-        WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy.strictTyping());
+        WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy);
         if (d instanceof WriteAdmission.Refused r) {
             throw error(r.type(), r.reason(), r.message(), current == null ? "" : current.getMetadata().getResourceVersion());
         }
@@ -260,7 +260,10 @@ public final class WriteApi implements DryRunner {
         }
     }
 
-    /** The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply. */
+    /**
+     * The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply
+     * or a spec that breaks the kind's validation rules.
+     */
     static ApiError error(EventType type, String reason, String message, String currentVersion) {
         if (type == EventType.Conflict) {
             return WriteAdmission.ALREADY_EXISTS.equals(reason) ? ApiError.alreadyExists(message)
@@ -268,6 +271,9 @@ public final class WriteApi implements DryRunner {
         }
         if (WriteAdmission.NOT_FOUND.equals(reason)) {
             return ApiError.notFound(message);
+        }
+        if (WriteAdmission.VALIDATION_FAILED.equals(reason)) {
+            return ApiError.validationFailed(message);
         }
         return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);
     }

@@ -25,6 +25,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     /** Zero when commits on request are off. */
     private long commitGapMs;
     private long lastCommitRequestMs;
+    private boolean coalescing;
     private boolean awaitedSinceCommitRequest;
 
     public AdmissionProcessor(TopologyContext ctx) {
@@ -43,7 +44,8 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         }
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
-        if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
+        this.coalescing = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
+        if (coalescing) {
             // Both processors' pending keys live in the task's state store, so this one batch serves the whole task.
             Duration batch = Duration.ofMillis(ctx.config().getLong(AppConfig.RECONCILE_BATCH_INTERVAL_MS));
             context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, output));
@@ -95,7 +97,15 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         }
     }
 
+    /**
+     * The pending reconciles run first, so that the commit that makes the awaited answers visible carries the
+     * Resources they admitted too: a caller that lists or watches right after its answer finds its write published,
+     * not one reconcile batch later.
+     */
     private void requestCommit(long now) {
+        if (coalescing) {
+            engine.reconcilePending(now, output);
+        }
         context.commit();
         lastCommitRequestMs = now;
         awaitedSinceCommitRequest = false;

@@ -14,6 +14,7 @@ import io.statesync.bench.system.LatencySuite;
 import io.statesync.bench.system.MachineInfo;
 import io.statesync.bench.system.MemorySuite;
 import io.statesync.bench.system.RestSuite;
+import io.statesync.bench.system.RestWritesSuite;
 import io.statesync.bench.system.RestartSuite;
 import io.statesync.bench.system.ThroughputSuite;
 import org.slf4j.LoggerFactory;
@@ -24,10 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -cp 'ops/bench/target/lib/*:ops/bench/target/statesync-bench-0.1.0-SNAPSHOT.jar' io.statesync.bench.BenchMain \
- *     [--suite all|throughput|latency|convergence|rest|memory|restart|ui] [--quick] [--runs 3] [--records N] [--keys N]
- *     [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N] [--ui-resources N]
- *     [--commit-interval-ms N]
- *     [--guarantee exactly_once_v2|at_least_once]
+ *     [--suite all|throughput|latency|convergence|rest|restwrites|memory|restart|ui] [--quick] [--runs 3]
+ *     [--records N] [--keys N] [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N]
+ *     [--ui-resources N] [--commit-interval-ms N] [--guarantee exactly_once_v2|at_least_once] [--set key=value]
+ *     [--contender key=value,...]
  * </pre>
  */
 public final class BenchMain {
@@ -36,7 +37,8 @@ public final class BenchMain {
     }
 
     record Options(List<String> suites, boolean quick, int runs, int records, int keys, int resources, int memoryResources,
-                   int rate, int seconds, int restResources, int uiResources, Map<String, Object> overrides) {
+                   int rate, int seconds, int restResources, int uiResources, Map<String, Object> overrides,
+                   List<String> contenders) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -58,6 +60,8 @@ public final class BenchMain {
             case "latency" -> new LatencySuite(cluster, o.rate(), o.seconds(), o.quick() ? 2_000 : 20_000, !o.quick())
                 .run(o.runs(), o.overrides());
             case "rest" -> new RestSuite(cluster, o.restResources(), o.quick() ? 2 : 10).run(o.runs(), o.overrides());
+            case "restwrites" -> new RestWritesSuite(cluster, RestWritesSuite.Sizes.of(o.quick()), o.contenders())
+                .run(o.runs(), o.overrides());
             case "convergence" -> new ConvergenceSuite(cluster, o.resources()).run(o.runs(), o.overrides());
             case "memory" -> new MemorySuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
             case "restart" -> new RestartSuite(cluster, o.memoryResources()).run(o.runs(), o.overrides());
@@ -67,7 +71,7 @@ public final class BenchMain {
     }
 
     static Options parse(String[] args) {
-        List<String> suites = new ArrayList<>(List.of("throughput", "latency", "convergence", "rest", "memory", "restart"));
+        List<String> suites = new ArrayList<>(List.of("throughput", "latency", "convergence", "rest", "restwrites", "memory", "restart"));
         boolean quick = List.of(args).contains("--quick");
         // --quick must finish in under 5 minutes on 2 cores: one measured run after the warm-up, a fifth of the data.
         int runs = quick ? 1 : 3;
@@ -80,6 +84,7 @@ public final class BenchMain {
         int restResources = quick ? 10_000 : 100_000;
         int uiResources = 10_000;
         Map<String, Object> overrides = new HashMap<>();
+        List<String> contenders = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> { }
@@ -100,10 +105,13 @@ public final class BenchMain {
                     String[] kv = args[++i].split("=", 2);
                     overrides.put(kv[0], kv[1]);
                 }
+                // restwrites: one contender per option (key=value,... or "defaults"), measured interleaved in each run.
+                case "--contender" -> contenders.add(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        return new Options(suites, quick, runs, records, keys, resources, memoryResources, rate, seconds, restResources, uiResources, overrides);
+        return new Options(suites, quick, runs, records, keys, resources, memoryResources, rate, seconds, restResources,
+            uiResources, overrides, contenders);
     }
 
     /**

@@ -77,6 +77,15 @@ class CoalescedReconcileTest {
     }
 
     @Test
+    void shouldPublishAnAwaitedWriteWithTheCommitThatAnswersIt() {
+        f.putDesired(TopologyFixture.desiredState("WebApp/default/other", SPEC), "req-0");
+        f.putAwaitedDesired(TopologyFixture.desiredState(KEY, SPEC), "req-1");
+        List<String> answered = f.drainEvents().stream().map(ReconcileEvent::getResourceVersion).toList();
+        assertThat(f.drainResources()).as("every pending key, before the batch is due")
+            .extracting(r -> r.getMetadata().getResourceVersion()).containsExactlyInAnyOrderElementsOf(answered);
+    }
+
+    @Test
     void shouldPublishEveryAcceptedWriteWhenOneBatchHasSeveralForOneKey() {
         for (long replicas = 1; replicas <= 3; replicas++) {
             f.putDesired(TopologyFixture.desiredState(KEY, Map.of("image", "nginx:1.20", "replicas", replicas)), "req-" + replicas);

@@ -72,7 +72,7 @@ class StreamsPropertiesTest {
         ConsumerConfig main = mainConsumerConfig(Map.of());
 
         assertThat(main.getInt(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)).isEqualTo(64 * 1024);
-        assertThat(main.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)).isEqualTo(20);
+        assertThat(main.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)).isEqualTo(5);
         StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(new AppConfig(Map.of()),
             metrics()));
         assertThat(streams.getRestoreConsumerConfigs("client")).as("restores keep Kafka's fetch settings")
@@ -81,8 +81,8 @@ class StreamsPropertiesTest {
 
     @Test
     void shouldWaitForAFetchNoLongerThanTheCommitInterval() {
-        assertThat(mainConsumerConfig(Map.of(AppConfig.COMMIT_INTERVAL_MS, "5")).getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))
-            .isEqualTo(5);
+        assertThat(mainConsumerConfig(Map.of(AppConfig.COMMIT_INTERVAL_MS, "3")).getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))
+            .isEqualTo(3);
     }
 
     @Test

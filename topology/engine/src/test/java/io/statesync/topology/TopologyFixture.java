@@ -128,6 +128,14 @@ public final class TopologyFixture implements AutoCloseable {
         desired.pipeInput(new TestRecord<>(key(d), d, h, now));
     }
 
+    /** A write a REST caller awaits, marked as the last one its writer awaits on the partition. */
+    void putAwaitedDesired(DesiredState d, String requestId) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(StatesyncHeaders.REQUEST_ID, requestId.getBytes(StandardCharsets.UTF_8));
+        h.add(StatesyncHeaders.COMMIT_REQUESTED, new byte[0]);
+        desired.pipeInput(new TestRecord<>(key(d), d, h, now));
+    }
+
     void deleteDesired(String key) {
         desired.pipeInput(new TestRecord<>(key, null, now));
     }

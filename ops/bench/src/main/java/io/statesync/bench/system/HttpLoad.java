@@ -10,9 +10,9 @@ import java.util.concurrent.Future;
 import org.HdrHistogram.Histogram;
 
 /**
- * A GET load generator over {@code connections} keep-alive connections, each on its own thread with one request in
- * flight, cycling through a list of paths. Closed loop gives the maximum rate; open loop gives the latency at a
- * fixed rate, measured from each request's intended send time.
+ * A load generator over {@code connections} keep-alive connections, each on its own thread with one request in
+ * flight, cycling through a list of GET paths or through requests built for it. Closed loop gives the maximum rate;
+ * open loop gives the latency at a fixed rate, measured from each request's intended send time. Any 2xx is a success.
  */
 final class HttpLoad {
 
@@ -20,6 +20,12 @@ final class HttpLoad {
     }
 
     private record Share(Histogram histogram, long count, long errors) {
+    }
+
+    /** The requests connection {@code index} cycles through, built on that connection (its Host header). */
+    @FunctionalInterface
+    interface Requests {
+        byte[][] build(HttpConnection conn, int index);
     }
 
     @FunctionalInterface
@@ -32,13 +38,31 @@ final class HttpLoad {
 
     /** Back-to-back requests for {@code seconds}: the maximum rate at this many connections. */
     static Result closed(int port, List<String> paths, int connections, double seconds) throws Exception {
-        return load(port, paths, connections, (conn, requests, first) -> {
+        return closed(port, gets(paths), connections, seconds);
+    }
+
+    /** {@code perConnection} back-to-back requests on each connection, whatever time they take. */
+    static Result closedCount(int port, Requests built, int connections, long perConnection) throws Exception {
+        return load(port, built, connections, (conn, requests, first) -> {
+            Histogram h = Latencies.histogram();
+            long errors = 0;
+            for (long i = 0; i < perConnection; i++) {
+                long start = System.nanoTime();
+                errors += ok(conn.send(requests[(int) ((first + i) % requests.length)])) ? 0 : 1;
+                h.recordValue(System.nanoTime() - start);
+            }
+            return new Share(h, perConnection, errors);
+        });
+    }
+
+    static Result closed(int port, Requests built, int connections, double seconds) throws Exception {
+        return load(port, built, connections, (conn, requests, first) -> {
             Histogram h = Latencies.histogram();
             long count = 0;
             long errors = 0;
             long end = System.nanoTime() + (long) (seconds * 1e9);
             for (long now = System.nanoTime(); now < end; count++) {
-                errors += conn.send(requests[(int) ((first + count) % requests.length)]) == 200 ? 0 : 1;
+                errors += ok(conn.send(requests[(int) ((first + count) % requests.length)])) ? 0 : 1;
                 long done = System.nanoTime();
                 h.recordValue(done - now);
                 now = done;
@@ -49,31 +73,44 @@ final class HttpLoad {
 
     /** {@code rate} requests/s in total, each connection on its own open-loop schedule of rate / connections. */
     static Result open(int port, List<String> paths, int connections, double rate, double seconds) throws Exception {
-        return load(port, paths, connections, (conn, requests, first) -> {
+        return open(port, gets(paths), connections, rate, seconds);
+    }
+
+    static Result open(int port, Requests built, int connections, double rate, double seconds) throws Exception {
+        return load(port, built, connections, (conn, requests, first) -> {
             Histogram h = Latencies.histogram();
             long[] errors = {0};
             OpenLoop.Done done = new OpenLoop(rate / connections).run(seconds, (i, due) -> {
-                errors[0] += conn.send(requests[(int) ((first + i) % requests.length)]) == 200 ? 0 : 1;
+                errors[0] += ok(conn.send(requests[(int) ((first + i) % requests.length)])) ? 0 : 1;
                 h.recordValue(Math.max(0, System.nanoTime() - due));
             });
             return new Share(h, done.count(), errors[0]);
         });
     }
 
-    private static Result load(int port, List<String> paths, int connections, Loop loop) throws Exception {
+    private static Requests gets(List<String> paths) {
+        return (conn, index) -> paths.stream().map(conn::request).toArray(byte[][]::new);
+    }
+
+    private static boolean ok(int status) {
+        return status >= 200 && status < 300;
+    }
+
+    private static Result load(int port, Requests built, int connections, Loop loop) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(connections);
         CountDownLatch ready = new CountDownLatch(connections);
         CountDownLatch go = new CountDownLatch(1);
         try {
             List<Future<Share>> shares = new ArrayList<>();
             for (int c = 0; c < connections; c++) {
-                int first = c * paths.size() / connections;
+                int index = c;
                 shares.add(pool.submit(() -> {
                     try (HttpConnection conn = new HttpConnection(port)) {
-                        byte[][] requests = paths.stream().map(conn::request).toArray(byte[][]::new);
+                        byte[][] requests = built.build(conn, index);
                         ready.countDown();
                         go.await();
-                        return loop.run(conn, requests, first);
+                        // Connections that share one list start at different places in it.
+                        return loop.run(conn, requests, index * requests.length / connections);
                     }
                 }));
             }

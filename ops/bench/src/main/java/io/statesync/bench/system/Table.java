@@ -24,6 +24,11 @@ public final class Table {
         return this;
     }
 
+    /** How a figure is printed in a cell. */
+    static String cell(double d) {
+        return format(d);
+    }
+
     private static String format(double d) {
         // Ratios to the raw consumer are around 0.01: three decimals keep them readable.
         if (Math.abs(d) >= 100) {

@@ -104,6 +104,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         }
     }
 
+    /** Awaited writes are reconciled as they are admitted, so the commit asked for here carries their Resources too. */
     private void requestCommit(long now) {
         context.commit();
         lastCommitRequestMs = now;

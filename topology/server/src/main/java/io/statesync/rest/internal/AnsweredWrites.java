@@ -2,6 +2,7 @@ package io.statesync.rest.internal;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The versions this instance answered writes with, per key, until the resource view shows them. A point read on
@@ -14,13 +15,18 @@ public final class AnsweredWrites {
     /** Stands for "the key was deleted": any version still in the view is older. */
     public static final long DELETED = Long.MAX_VALUE;
     static final long FORGET_AFTER_NANOS = 60_000_000_000L;
-    /** Above this many entries, a write first drops the expired ones, so the map stays bounded by the write rate. */
+    /**
+     * Above this many entries, a write first drops the expired ones, so the map stays bounded by the write rate. A
+     * sweep that leaves many recent entries raises the mark to twice what is left, so that a sweep over the whole map
+     * stays rare instead of running on every write while more than this many writes are recent.
+     */
     static final int SWEEP_ABOVE = 10_000;
 
     private record Answered(long version, long atNanos) {
     }
 
     private final Map<String, Answered> byKey = new ConcurrentHashMap<>();
+    private final AtomicInteger sweepAbove = new AtomicInteger(SWEEP_ABOVE);
 
     /** A write of {@code key} was answered with {@code version}; empty or null means it was deleted outright. */
     public void answered(String key, String version) {
@@ -28,9 +34,12 @@ public final class AnsweredWrites {
         if (v < 0) {
             return;
         }
-        if (byKey.size() > SWEEP_ABOVE) {
+        int mark = sweepAbove.get();
+        // Whoever moves the mark sweeps; the others write on meanwhile.
+        if (byKey.size() > mark && sweepAbove.compareAndSet(mark, Integer.MAX_VALUE)) {
             long now = System.nanoTime();
             byKey.values().removeIf(a -> now - a.atNanos() > FORGET_AFTER_NANOS);
+            sweepAbove.set(Math.max(SWEEP_ABOVE, 2 * byKey.size()));
         }
         byKey.merge(key, new Answered(v, System.nanoTime()), (old, now) -> old.version() > now.version() ? old : now);
     }
@@ -61,5 +70,9 @@ public final class AnsweredWrites {
 
     int size() {
         return byKey.size();
+    }
+
+    int sweepAbove() {
+        return sweepAbove.get();
     }
 }

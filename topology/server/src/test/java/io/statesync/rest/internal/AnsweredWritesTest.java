@@ -47,6 +47,20 @@ class AnsweredWritesTest {
     }
 
     @Test
+    void shouldSweepOnceAndThenLetTheMapGrowWhenEveryAnswerIsRecent() {
+        for (int i = 0; i <= AnsweredWrites.SWEEP_ABOVE; i++) {
+            writes.answered("k" + i, "1");
+        }
+        assertThat(writes.sweepAbove()).as("no sweep up to the mark").isEqualTo(AnsweredWrites.SWEEP_ABOVE);
+        writes.answered("one-more", "1");
+        assertThat(writes.size()).as("recent answers survive a sweep").isEqualTo(AnsweredWrites.SWEEP_ABOVE + 2);
+        assertThat(writes.sweepAbove()).as("the next sweep waits for twice what the last one left")
+            .isEqualTo(2 * (AnsweredWrites.SWEEP_ABOVE + 1));
+        writes.answered("and-another", "1");
+        assertThat(writes.sweepAbove()).isEqualTo(2 * (AnsweredWrites.SWEEP_ABOVE + 1));
+    }
+
+    @Test
     void shouldParseOnlyDigitsAsVersionsAndUnquoteETags() {
         assertThat(ResourceVersions.parse("0042")).isEqualTo(42);
         assertThat(ResourceVersions.parse("-1")).isEqualTo(-1);

@@ -1,0 +1,276 @@
+package io.statesync.bench.system;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.javalin.Javalin;
+import io.statesync.app.StatesyncApp;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.KindPolicy;
+import io.statesync.cli.StatesyncCli;
+import io.statesync.config.AppConfig;
+import io.statesync.registry.SchemaRegistryClients;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine;
+
+/**
+ * Suite 7: REST writes into one {@link StatesyncApp} (exactly-once, REST included, as {@code statesync run} runs it),
+ * each write awaited through admission as a client awaits it. Per run, and per contender (a set of config overrides,
+ * by default statesync's defaults and commits on request turned off), on a fresh application:
+ * <ol>
+ * <li>sequential PUTs from one keep-alive connection (closed loop), over {@value #SEQUENTIAL_KEYS} keys whose
+ *     spec changes with every write;</li>
+ * <li>PUTs from {@value #CONNECTIONS} keep-alive connections, closed loop, each on its own keys;</li>
+ * <li>bulk writes at {@value #BULK_RATE} writes/s, open loop, for the CPU each write costs;</li>
+ * <li>{@code statesync apply -f} of generated YAML files, the CLI run in process.</li>
+ * </ol>
+ * The HTTP baseline is a Javalin endpoint in this process that answers the same PUTs with a small JSON, without Kafka.
+ */
+public final class RestWritesSuite {
+
+    static final String DEFAULTS = "defaults";
+    static final String COMMITS_OFF = AppConfig.ADMISSION_COMMIT_INTERVAL_MS + "=0";
+    static final String HELLO = "hello (no Kafka)";
+    static final int SEQUENTIAL_KEYS = 100;
+    static final int CONNECTIONS = 64;
+    static final int KEYS_PER_CONNECTION = 50;
+    static final int BULK_RATE = 5_000;
+    static final int BULK_DOCS = 50;
+    static final int BULK_CONNECTIONS = 16;
+    /** PUTs each new application gets before it is measured, so that its first writes' one-off costs stay out. */
+    private static final int WARM_PUTS = 200;
+    /** Longer than any run of the suite. */
+    private static final long QUIET_MS = 3_600_000L;
+
+    /** How much each run sends: sequential PUTs, seconds of each rate phase, and the documents of each apply file. */
+    public record Sizes(int sequentialPuts, double seconds, List<Integer> applyDocs) {
+        public static Sizes of(boolean quick) {
+            return quick ? new Sizes(500, 3, List.of(1_000, 3_000)) : new Sizes(3_000, 10, List.of(1_000, 10_000));
+        }
+    }
+
+    private final BenchCluster cluster;
+    private final Sizes sizes;
+    private final List<String> contenders;
+    private final RunSheet sequential;
+    private final RunSheet concurrent;
+    private final RunSheet bulk;
+    private final RunSheet apply;
+    private final Map<Integer, Path> applyFiles = new LinkedHashMap<>();
+
+    /** {@code contenders}: each a comma-separated list of key=value overrides, or {@value #DEFAULTS}. */
+    public RestWritesSuite(BenchCluster cluster, Sizes sizes, List<String> contenders) {
+        this.cluster = cluster;
+        this.sizes = sizes;
+        this.contenders = contenders.isEmpty() ? List.of(DEFAULTS, COMMITS_OFF) : contenders;
+        this.sequential = new RunSheet(String.format("Sequential PUT, one keep-alive connection, closed loop: %,d writes over %d keys (ms)",
+            sizes.sequentialPuts(), SEQUENTIAL_KEYS), "p50", "p99", "p99.9", "max", "writes/s", "JVM CPU µs/write", "errors");
+        this.concurrent = new RunSheet(String.format("PUT, %d keep-alive connections, closed loop, %.0f s", CONNECTIONS, sizes.seconds()),
+            "writes/s", "p50 (ms)", "p99 (ms)", "JVM CPU µs/write", "app threads µs/write", "errors");
+        this.bulk = new RunSheet(String.format("Bulk writes at %,d writes/s, open loop: %d documents a request, %d connections, %.0f s",
+            BULK_RATE, BULK_DOCS, BULK_CONNECTIONS, sizes.seconds()), "achieved writes/s", "request p50 (ms)", "request p99 (ms)",
+            "JVM CPU µs/write", "app threads µs/write", "JVM cores busy", "errors");
+        this.apply = new RunSheet("statesync apply -f, in process, new resources (s wall)", applyHeader(sizes.applyDocs()));
+    }
+
+    private static String[] applyHeader(List<Integer> docs) {
+        List<String> h = new ArrayList<>();
+        docs.forEach(n -> h.add(String.format("%,d docs (s)", n)));
+        docs.forEach(n -> h.add(String.format("%,d docs (docs/s)", n)));
+        return h.toArray(String[]::new);
+    }
+
+    public String run(int runs, Map<String, Object> overrides) throws Exception {
+        writeApplyFiles();
+        Javalin hello = HelloPut.start();
+        try {
+            for (int r = 0; r <= runs; r++) {
+                measureHello(r, hello.port());
+                for (String contender : contenders) {
+                    measure(r, contender, overrides);
+                }
+            }
+        } finally {
+            hello.stop();
+        }
+        return sequential.render() + concurrent.render() + bulk.render() + apply.render()
+            + RestWriteTargets.render(contenders.get(0), sequential, concurrent, bulk, apply, sizes.applyDocs());
+    }
+
+    private void writeApplyFiles() throws Exception {
+        for (int n : sizes.applyDocs()) {
+            Path file = cluster.dir().resolve("restwrites-" + n + ".yaml");
+            try (Writer w = Files.newBufferedWriter(file)) {
+                WriteDocs.yaml(w, "a" + n + "-", n);
+            }
+            applyFiles.put(n, file);
+        }
+    }
+
+    private void measureHello(int run, int port) throws Exception {
+        closedCount(port, 1_000_000, WARM_PUTS);
+        CpuSpan cpu = CpuSpan.start("");
+        HttpLoad.Result s = closedCount(port, 0, sizes.sequentialPuts());
+        sequential.add(HELLO, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
+            s.qps(), cpu.jvmMicrosPer(s.latencies().count()), s.errors());
+        cpu = CpuSpan.start("");
+        HttpLoad.Result c = HttpLoad.closed(port, puts(), CONNECTIONS, sizes.seconds());
+        concurrent.add(HELLO, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(c.latencies().count()),
+            0, c.errors());
+    }
+
+    private void measure(int run, String contender, Map<String, Object> overrides) throws Exception {
+        Map<String, Object> o = new HashMap<>(overrides);
+        o.putAll(parse(contender));
+        AppConfig config = cluster.newRun("restwrites", o);
+        prepare(config);
+        String appId = config.getString(AppConfig.APPLICATION_ID);
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            awaitReady(app);
+            int port = app.httpPort();
+            closedCount(port, 1_000_000, WARM_PUTS);
+            CpuSpan cpu = CpuSpan.start(appId);
+            HttpLoad.Result s = closedCount(port, 0, sizes.sequentialPuts());
+            sequential.add(contender, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
+                s.qps(), cpu.jvmMicrosPer(s.latencies().count()), s.errors());
+            cpu = CpuSpan.start(appId);
+            HttpLoad.Result c = HttpLoad.closed(port, puts(), CONNECTIONS, sizes.seconds());
+            long n = c.latencies().count();
+            concurrent.add(contender, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(n),
+                cpu.appMicrosPer(n), c.errors());
+            measureBulk(run, contender, port, appId);
+            measureApply(run, contender, port);
+            System.err.printf("  run %d %s: sequential p50 %.1f ms, %,.0f PUT/s at %d connections%n", run, contender,
+                s.latencies().p50(), c.qps(), CONNECTIONS);
+        }
+    }
+
+    private void measureBulk(int run, String contender, int port, String appId) throws Exception {
+        double requestRate = (double) BULK_RATE / BULK_DOCS;
+        CpuSpan cpu = CpuSpan.start(appId);
+        HttpLoad.Result b = HttpLoad.open(port, bulks(requestRate), BULK_CONNECTIONS, requestRate, sizes.seconds());
+        long writes = b.latencies().count() * BULK_DOCS;
+        bulk.add(contender, run, b.qps() * BULK_DOCS, b.latencies().p50(), b.latencies().p99(), cpu.jvmMicrosPer(writes),
+            cpu.appMicrosPer(writes), cpu.coresBusy(), b.errors());
+    }
+
+    private void measureApply(int run, String contender, int port) {
+        List<Integer> docs = sizes.applyDocs();
+        double[] figures = new double[docs.size() * 2];
+        for (int i = 0; i < docs.size(); i++) {
+            double seconds = applyOnce(applyFiles.get(docs.get(i)), port);
+            figures[i] = seconds;
+            figures[docs.size() + i] = docs.get(i) / seconds;
+        }
+        apply.add(contender, run, figures);
+    }
+
+    /** The wall time of one {@code statesync apply -f}, as a user runs it; NaN when it does not exit 0. */
+    private static double applyOnce(Path file, int port) {
+        CommandLine cli = StatesyncCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(Writer.nullWriter()));
+        cli.setErr(new PrintWriter(err));
+        long start = System.nanoTime();
+        int exit = cli.execute("apply", "-f", file.toString(), "--server", "http://127.0.0.1:" + port);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (exit != 0) {
+            System.err.println("  apply -f " + file + " exited " + exit + ": " + err.toString().lines().limit(5).toList());
+            return Double.NaN;
+        }
+        return seconds;
+    }
+
+    /** Sequential PUTs over {@value #SEQUENTIAL_KEYS} keys, spec {@code firstSeq + i}. */
+    private static HttpLoad.Result closedCount(int port, long firstSeq, int count) throws Exception {
+        return HttpLoad.closedCount(port, (conn, index) -> {
+            byte[][] r = new byte[count][];
+            for (int i = 0; i < count; i++) {
+                r[i] = conn.request("PUT", WriteDocs.path("s-" + i % SEQUENTIAL_KEYS), WriteDocs.putBody(firstSeq + i));
+            }
+            return r;
+        }, 1, count);
+    }
+
+    /** Each connection PUTs its own keys, cycling, with a new spec each time round. */
+    private static HttpLoad.Requests puts() {
+        return (conn, index) -> {
+            byte[][] r = new byte[KEYS_PER_CONNECTION * 40][];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = conn.request("PUT", WriteDocs.path("c" + index + "-" + i % KEYS_PER_CONNECTION), WriteDocs.putBody(i));
+            }
+            return r;
+        };
+    }
+
+    /** Each connection's bulk requests: its own keys, ten requests' worth, each request a new spec. */
+    private HttpLoad.Requests bulks(double requestRate) {
+        int perConnection = (int) Math.ceil(requestRate / BULK_CONNECTIONS * sizes.seconds()) + 1;
+        return (conn, index) -> {
+            byte[][] r = new byte[perConnection][];
+            for (int j = 0; j < perConnection; j++) {
+                List<String> names = new ArrayList<>(BULK_DOCS);
+                for (int d = 0; d < BULK_DOCS; d++) {
+                    names.add("b" + index + "-" + (j * BULK_DOCS + d) % (BULK_DOCS * 10));
+                }
+                r[j] = conn.request("POST", "/api/v1/bulk", WriteDocs.bulkBody(names, j));
+            }
+            return r;
+        };
+    }
+
+    /** {@value #DEFAULTS}, or {@code key=value[,key=value...]}. */
+    static Map<String, Object> parse(String contender) {
+        Map<String, Object> o = new HashMap<>();
+        if (!contender.equals(DEFAULTS)) {
+            for (String kv : contender.split(",")) {
+                String[] p = kv.split("=", 2);
+                if (p.length != 2) {
+                    throw new IllegalArgumentException("a contender is key=value[,key=value...] or " + DEFAULTS + ": " + contender);
+                }
+                o.put(p[0].trim(), p[1].trim());
+            }
+        }
+        return o;
+    }
+
+    /**
+     * Schemas registered before the clock starts, and a kind policy that keeps the unanswered corrections of the
+     * suite's writes (no agent runs) from timing out and retrying while later phases are measured.
+     */
+    private static void prepare(AppConfig config) throws Exception {
+        TopologySerdes serdes = new TopologySerdes(config);
+        TopicNames topics = new TopicNames(config.topicPrefix());
+        SchemaWarmup.statesync(serdes, topics, config.getString(AppConfig.APPLICATION_ID));
+        SchemaRegistryClients.forConfig(serdes.config()).register(topics.desired() + "-value", DesiredState.getClassSchema());
+        KindPolicy policy = KindPolicy.newBuilder().setKind(WriteDocs.KIND).setCorrectionDeadlineMs(QUIET_MS)
+            .setResyncPeriodMs(QUIET_MS).build();
+        try (KafkaProducer<String, byte[]> producer = Workload.fastProducer(config)) {
+            producer.send(new ProducerRecord<>(topics.kinds(), WriteDocs.KIND,
+                serdes.kindPolicy().serializer().serialize(topics.kinds(), policy))).get();
+        }
+    }
+
+    private static void awaitReady(StatesyncApp app) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!app.restServer().readinessProblems().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not ready: " + app.restServer().readinessProblems());
+            }
+            Thread.sleep(50);
+        }
+    }
+}

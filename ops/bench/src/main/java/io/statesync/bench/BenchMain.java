@@ -73,7 +73,7 @@ public final class BenchMain {
     static Options parse(String[] args) {
         List<String> suites = new ArrayList<>(List.of("throughput", "latency", "convergence", "rest", "restwrites", "memory", "restart"));
         boolean quick = List.of(args).contains("--quick");
-        // --quick must finish in under 5 minutes on 2 cores: one measured run after the warm-up, a fifth of the data.
+        // --quick must finish in minutes on 2 cores: one measured run after the warm-up, a fifth of the data.
         int runs = quick ? 1 : 3;
         int records = quick ? 20_000 : 1_000_000;
         int keys = quick ? 2_000 : 100_000;

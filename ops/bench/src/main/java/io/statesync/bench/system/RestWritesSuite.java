@@ -97,7 +97,7 @@ public final class RestWritesSuite {
         Javalin hello = HelloPut.start();
         try {
             for (int r = 0; r <= runs; r++) {
-                measureHello(r, hello.port());
+                measurePuts(r, HELLO, hello.port(), "");
                 for (String contender : contenders) {
                     measure(r, contender, overrides);
                 }
@@ -119,16 +119,20 @@ public final class RestWritesSuite {
         }
     }
 
-    private void measureHello(int run, int port) throws Exception {
+    /** The sequential and the 64-connection PUTs; {@code appId} empty when no application's threads are measured. */
+    private void measurePuts(int run, String contender, int port, String appId) throws Exception {
         closedCount(port, 1_000_000, WARM_PUTS);
-        CpuSpan cpu = CpuSpan.start("");
+        CpuSpan cpu = CpuSpan.start(appId);
         HttpLoad.Result s = closedCount(port, 0, sizes.sequentialPuts());
-        sequential.add(HELLO, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
+        sequential.add(contender, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
             s.qps(), cpu.jvmMicrosPer(s.latencies().count()), s.errors());
-        cpu = CpuSpan.start("");
+        cpu = CpuSpan.start(appId);
         HttpLoad.Result c = HttpLoad.closed(port, puts(), CONNECTIONS, sizes.seconds());
-        concurrent.add(HELLO, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(c.latencies().count()),
-            0, c.errors());
+        long n = c.latencies().count();
+        concurrent.add(contender, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(n),
+            cpu.appMicrosPer(n), c.errors());
+        System.err.printf("  run %d %s: sequential p50 %.1f ms, %,.0f PUT/s at %d connections%n", run, contender,
+            s.latencies().p50(), c.qps(), CONNECTIONS);
     }
 
     private void measure(int run, String contender, Map<String, Object> overrides) throws Exception {
@@ -141,20 +145,9 @@ public final class RestWritesSuite {
             app.start();
             awaitReady(app);
             int port = app.httpPort();
-            closedCount(port, 1_000_000, WARM_PUTS);
-            CpuSpan cpu = CpuSpan.start(appId);
-            HttpLoad.Result s = closedCount(port, 0, sizes.sequentialPuts());
-            sequential.add(contender, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
-                s.qps(), cpu.jvmMicrosPer(s.latencies().count()), s.errors());
-            cpu = CpuSpan.start(appId);
-            HttpLoad.Result c = HttpLoad.closed(port, puts(), CONNECTIONS, sizes.seconds());
-            long n = c.latencies().count();
-            concurrent.add(contender, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(n),
-                cpu.appMicrosPer(n), c.errors());
+            measurePuts(run, contender, port, appId);
             measureBulk(run, contender, port, appId);
             measureApply(run, contender, port);
-            System.err.printf("  run %d %s: sequential p50 %.1f ms, %,.0f PUT/s at %d connections%n", run, contender,
-                s.latencies().p50(), c.qps(), CONNECTIONS);
         }
     }
 

@@ -259,13 +259,7 @@ public final class RestServer {
     }
 
     private static void registerErrors(RoutesConfig routes) {
-        routes.exception(ApiError.class, (e, ctx) -> {
-            // BodyReader refuses a declared length past the limit before reading a byte of the body.
-            if (e.code() == 413) {
-                drainOversizedBody(ctx);
-            }
-            renderError(ctx, e);
-        });
+        routes.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
         // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
         routes.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
             e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));

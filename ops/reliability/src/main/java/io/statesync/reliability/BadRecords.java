@@ -45,6 +45,8 @@ final class BadRecords {
     }
 
     static final int DEEP_LEVELS = 10_000;
+    /** A DesiredState with a null spec ends in spec, expectedResourceVersion, patch and createOnly, one zero byte each. */
+    private static final int TRAILING_ZERO_BYTES = 4;
     private static final List<String> INVALID_KEYS = List.of("", "no-slashes", "webApp/default/x", "WebApp/UPPER/x",
         "WebApp/default/", "WebApp//x", "WebApp/default/x/extra", "WebApp/default/" + "a".repeat(300), "WebApp/de fault/x");
 
@@ -119,12 +121,13 @@ final class BadRecords {
     /**
      * Hand-encoded, because encoding a tree this deep with Avro's recursive writer would overflow our own stack:
      * the spec is a Value that is a list holding a list ... {@link #DEEP_LEVELS} times, ending in null.
-     * DesiredState ends with spec then a null expectedResourceVersion; with spec = null those are two zero bytes.
+     * DesiredState ends with spec, then a null expectedResourceVersion, a null patch and createOnly false; with
+     * spec = null those are four zero bytes.
      */
     private byte[] deeplyNested(String key) {
         byte[] shallow = serialize(desired(key, null));
         ByteBuffer out = ByteBuffer.allocate(shallow.length + 3 * DEEP_LEVELS);
-        out.put(shallow, 0, shallow.length - 2);
+        out.put(shallow, 0, shallow.length - TRAILING_ZERO_BYTES);
         for (int level = 0; level < DEEP_LEVELS; level++) {
             out.put((byte) 0x0a).put((byte) 0x02); // union branch 5 (array), then a block of one item
         }
@@ -133,6 +136,8 @@ final class BadRecords {
             out.put((byte) 0x00); // end of each array
         }
         out.put((byte) 0x00); // expectedResourceVersion: null
+        out.put((byte) 0x00); // patch: null
+        out.put((byte) 0x00); // createOnly: false
         return Arrays.copyOf(out.array(), out.position());
     }
 

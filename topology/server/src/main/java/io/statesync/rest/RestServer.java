@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import io.javalin.Javalin;
+import jakarta.servlet.ServletInputStream;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -93,6 +94,7 @@ public final class RestServer {
     private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
     /** How much of an oversized body is read and dropped so that its sender still gets the 413. */
     private static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
+    private static final Duration DRAIN_TIME = Duration.ofSeconds(2);
 
     private final AppConfig config;
     private final PrometheusMeterRegistry registry;
@@ -248,18 +250,42 @@ public final class RestServer {
     /**
      * Jetty closes a connection whose request body was left unread; a client still sending that body then loses the 413
      * with the connection. Up to {@link #DRAIN_LIMIT_BYTES} of it are read and dropped first, so that the client gets
-     * its answer; a body larger than that still closes the connection.
+     * its answer; a body larger than that still closes the connection. Only bytes already arrived are read, for at
+     * most {@link #DRAIN_TIME}, so that a client announcing more than it sends cannot hold the handler.
      */
-    private static void drainOversizedBody(io.javalin.http.Context ctx) {
+    private static void drainOversizedBody(Context ctx) {
+        long left = Math.min(DRAIN_LIMIT_BYTES, Math.max(0, ctx.req().getContentLengthLong()));
+        long deadline = System.nanoTime() + DRAIN_TIME.toNanos();
+        byte[] buffer = new byte[16_384];
         try {
-            ctx.req().getInputStream().skipNBytes(Math.min(DRAIN_LIMIT_BYTES, Math.max(0, ctx.req().getContentLengthLong())));
+            ServletInputStream in = ctx.req().getInputStream();
+            while (left > 0 && !in.isFinished() && System.nanoTime() < deadline) {
+                int ready = in.available();
+                if (ready <= 0) {
+                    Thread.sleep(2);
+                    continue;
+                }
+                int read = in.read(buffer, 0, (int) Math.min(buffer.length, Math.min(ready, left)));
+                if (read < 0) {
+                    return;
+                }
+                left -= read;
+            }
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException endedEarly) {
             // A body shorter than announced, or a client that stopped sending: the answer goes out all the same.
         }
     }
 
     private static void registerErrors(RoutesConfig routes) {
-        routes.exception(ApiError.class, (e, ctx) -> renderError(ctx, e));
+        routes.exception(ApiError.class, (e, ctx) -> {
+            // BodyReader refuses a declared length past the limit before reading a byte of the body.
+            if (e.code() == 413) {
+                drainOversizedBody(ctx);
+            }
+            renderError(ctx, e);
+        });
         // Jetty parses the query string lazily, so a malformed one surfaces here, in the handler that first reads it.
         routes.exception(BadMessageException.class, (e, ctx) -> renderError(ctx, new ApiError(e.getCode(),
             e.getCode() == 400 ? "BadRequest" : "HttpError", e.getReason() == null ? e.getMessage() : e.getReason())));

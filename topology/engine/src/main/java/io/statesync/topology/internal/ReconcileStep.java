@@ -50,6 +50,7 @@ final class ReconcileStep {
     private final CorrectionPlanner planner;
     private final ReconcileMetrics metrics;
     private final Events events;
+    private final StepEvents stepEvents;
     /** The task whose resources this step counts in statesync_resources. */
     private final String task;
 
@@ -59,6 +60,7 @@ final class ReconcileStep {
         this.planner = planner;
         this.metrics = metrics;
         this.events = events;
+        this.stepEvents = new StepEvents(events, metrics);
     }
 
     /** An orphan is shown as a Resource of generation 0 with no spec, so it can be listed and watched. */
@@ -83,9 +85,8 @@ final class ReconcileStep {
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
         SyncStatus before = AvroMapping.sameName(res.getStatus().getSyncStatus(), SyncStatus.class);
-        if (decision instanceof Decision.Emit emit) {
-            emitCorrection(key, st, res, emit.correction(), now, out);
-        }
+        Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
+            : null;
         StatusView prev = AvroMapping.statusView(res.getStatus());
         StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted;
@@ -93,8 +94,12 @@ final class ReconcileStep {
             emitted = completeDeletion(key, st, res, policy, before, now, out);
         } else {
             emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
+            // After publish, so that the events carry the version they describe.
+            long ts = now.toEpochMilli();
+            stepEvents.correction(key, res, issued, merge, next, st.getObserved(), ts, out);
             if (emitted != null) {
-                transitions(key, st, res, prev, next, now, out);
+                stepEvents.health(key, res, prev, next, ts, out);
+                transitions(key, st, res, decision, prev, next, now, out);
             }
         }
         if (decision instanceof Decision.InSync) {
@@ -107,7 +112,7 @@ final class ReconcileStep {
         if (!Objects.equals(countedBefore, countedAfter)) {
             metrics.resourceMoved(task, countedBefore, countedAfter);
         }
-        metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
+        metrics.reconciled(kind, decision.getClass().getSimpleName(), result(decision), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
         return emitted;
@@ -184,8 +189,19 @@ final class ReconcileStep {
         return true;
     }
 
-    private void emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
-                                ReconcileEngine.Output out) {
+    /** The outcome a reconcile's duration is tagged with. */
+    private static String result(Decision decision) {
+        if (decision instanceof Decision.Emit) {
+            return ReconcileMetrics.RESULT_CORRECTION;
+        }
+        if (decision instanceof Decision.InSync) {
+            return ReconcileMetrics.RESULT_CONVERGED;
+        }
+        return decision instanceof Decision.Stalled ? ReconcileMetrics.RESULT_ERROR : ReconcileMetrics.RESULT_NOOP;
+    }
+
+    private Correction emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
+                                      ReconcileEngine.Output out) {
         ObjectMeta m = res.getMetadata();
         boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
         Correction c = new Correction(UUID.randomUUID().toString(), m.getKind(), m.getNamespace(), m.getName(),
@@ -203,6 +219,7 @@ final class ReconcileStep {
             st.setLastApplied(res.getSpec());
         }
         metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+        return c;
     }
 
     /**
@@ -249,8 +266,8 @@ final class ReconcileStep {
         return res;
     }
 
-    private void transitions(String key, ReconcileState st, Resource res, StatusView prev, StatusView next, Instant now,
-                             ReconcileEngine.Output out) {
+    private void transitions(String key, ReconcileState st, Resource res, Decision decision, StatusView prev,
+                             StatusView next, Instant now, ReconcileEngine.Output out) {
         String kind = res.getMetadata().getKind();
         if (prev.syncStatus() == next.syncStatus()) {
             return;
@@ -266,9 +283,13 @@ final class ReconcileStep {
                 out.event(key, events.about(EventType.Converged, "Synced", "observed matches desired",
                     res, took.map(Duration::toMillis).orElse(null), ts), ts);
             }
-            case Stalled -> out.event(key, events.about(EventType.Warning, "Stalled",
-                "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
-            case Orphaned -> out.event(key, events.about(EventType.Warning, "Orphaned",
+            case Stalled -> {
+                stepEvents.applyFailed(key, res, decision, st.getObserved(), ts, out);
+                out.event(key, events.about(EventType.Warning, "Stalled", decision instanceof Decision.Stalled s
+                    && s.terminal() ? "the agent reported a terminal error; no corrections until the spec changes"
+                    : "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
+            }
+            case Orphaned -> out.event(key, events.about(EventType.Warning, "OrphanDetected",
                 "observed resource has no desired counterpart", res, null, ts), ts);
             default -> { }
         }

@@ -89,19 +89,9 @@ final class ReconcileStep {
             : null;
         StatusView prev = AvroMapping.statusView(res.getStatus());
         StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
-        Resource emitted;
-        if (isDeletionComplete(res, observed)) {
-            emitted = completeDeletion(key, st, res, policy, before, now, out);
-        } else {
-            emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
-            // After publish, so that the events carry the version they describe.
-            long ts = now.toEpochMilli();
-            stepEvents.correction(key, res, issued, merge, next, st.getObserved(), ts, out);
-            if (emitted != null) {
-                stepEvents.health(key, res, prev, next, ts, out);
-                transitions(key, st, res, decision, prev, next, now, out);
-            }
-        }
+        Resource emitted = isDeletionComplete(res, observed)
+            ? completeDeletion(key, st, res, policy, before, now, out)
+            : publishAndAnnounce(key, st, res, new Outcome(decision, merge, issued, prev, next), resourceChanged, now, out);
         if (decision instanceof Decision.InSync) {
             // A finished correction must not look outstanding to the planner when the same drift comes back later;
             // the status keeps showing it as lastCorrection.
@@ -115,6 +105,23 @@ final class ReconcileStep {
         metrics.reconciled(kind, decision.getClass().getSimpleName(), result(decision), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
+        return emitted;
+    }
+
+    /** What one reconcile decided and computed, for the events that follow its publish. */
+    private record Outcome(Decision decision, MergeResult merge, Correction issued, StatusView prev, StatusView next) {
+    }
+
+    /** Publishes the Resource when something changed, then the events, so that they carry the version they describe. */
+    private Resource publishAndAnnounce(String key, ReconcileState st, Resource res, Outcome o, boolean resourceChanged,
+                                        Instant now, ReconcileEngine.Output out) {
+        Resource emitted = publish(key, st, res, o.prev(), o.next(), resourceChanged, now, out);
+        long ts = now.toEpochMilli();
+        stepEvents.correction(key, res, o.issued(), o.merge(), o.next(), st.getObserved(), ts, out);
+        if (emitted != null) {
+            stepEvents.health(key, res, o.prev(), o.next(), ts, out);
+            transitions(key, st, res, o.decision(), o.prev(), o.next(), now, out);
+        }
         return emitted;
     }
 

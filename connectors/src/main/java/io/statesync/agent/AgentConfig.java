@@ -27,6 +27,7 @@ public final class AgentConfig extends AbstractConfig {
     public static final String MAX_IN_FLIGHT = "agent.max.in.flight";
     public static final String RESYNC_INTERVAL_MS = "agent.resync.interval.ms";
     public static final String POLL_TIMEOUT_MS = "agent.poll.timeout.ms";
+    public static final String APPLY_TIMEOUT_MS = "agent.apply.timeout.ms";
 
     private static final ConfigDef DEF = new ConfigDef()
         .define(BOOTSTRAP_SERVERS, Type.STRING, "127.0.0.1:9092", Importance.HIGH, "Kafka bootstrap servers.")
@@ -45,7 +46,10 @@ public final class AgentConfig extends AbstractConfig {
         .define(RESYNC_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
             "How often list() is reported to catch drift; 0 disables resync.")
         .define(POLL_TIMEOUT_MS, Type.LONG, 100L, ConfigDef.Range.atLeast(1), Importance.LOW,
-            "Consumer poll timeout; bounds how late a finished apply is committed.");
+            "Consumer poll timeout; bounds how late a finished apply is committed.")
+        .define(APPLY_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+            "How long one apply may take before it counts as a transient failure: it is reported failed (and retried "
+                + "with backoff), the key's next correction proceeds, and the late outcome is ignored.");
 
     public AgentConfig(Map<String, ?> props) {
         super(DEF, props);
@@ -69,6 +73,10 @@ public final class AgentConfig extends AbstractConfig {
 
     public Duration resyncInterval() {
         return Duration.ofMillis(getLong(RESYNC_INTERVAL_MS));
+    }
+
+    public Duration applyTimeout() {
+        return Duration.ofMillis(getLong(APPLY_TIMEOUT_MS));
     }
 
     public Duration pollTimeout() {

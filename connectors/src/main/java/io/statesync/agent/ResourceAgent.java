@@ -25,7 +25,10 @@ public interface ResourceAgent {
 
     /**
      * Makes the world match the correction: create, update (from {@code patch} or {@code desiredSpec}) or delete.
-     * Throwing reports the failure as an {@code ApplyFailed} condition; statesync then retries with backoff.
+     * Throwing reports the failure as an {@code ApplyFailed} condition and the report's {@code error}: a
+     * {@link TerminalApplyException} stalls the resource until its spec changes, any other exception is retried with
+     * backoff. An apply that outlasts {@code agent.apply.timeout.ms} counts as a transient failure; the key's next
+     * correction does not wait for it, and its late outcome is ignored, so an apply should stop when interrupted.
      */
     void apply(Correction correction) throws Exception;
 }

@@ -6,8 +6,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import io.statesync.agent.internal.AgentMemory;
@@ -51,6 +53,8 @@ public final class StatesyncAgent implements AutoCloseable {
     private final CorrectionLoop loop;
     private final ResyncTask resync;
     private final ScheduledExecutorService scheduler;
+    /** Runs the applies themselves: one that hangs past its timeout keeps a thread of this pool, not a key's slot. */
+    private final ExecutorService applies;
     private volatile Thread pollThread;
     private volatile boolean closed;
 
@@ -74,15 +78,20 @@ public final class StatesyncAgent implements AutoCloseable {
         ObservedReports reports = new ObservedReports(config.getString(AgentConfig.REPORTER), clock);
         ObservedReporter reporter = new ObservedReporter(producer, config.observedTopic(), Duration.ofSeconds(60));
         this.executor = new KeyedExecutor(config.getInt(AgentConfig.CONCURRENCY), "statesync-agent-apply");
+        this.applies = Executors.newCachedThreadPool(daemon("statesync-agent-apply-call"));
         this.loop = new CorrectionLoop(consumer, config.correctionsTopic(), kinds, executor,
-            new CorrectionHandler(agent, reports, reporter, memory), config.getInt(AgentConfig.MAX_IN_FLIGHT),
-            Duration.ofSeconds(30));
+            new CorrectionHandler(agent, reports, reporter, memory, applies, config.applyTimeout()),
+            config.getInt(AgentConfig.MAX_IN_FLIGHT), Duration.ofSeconds(30));
         this.resync = new ResyncTask(agent, kinds, reports, reporter, memory, clock);
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "statesync-agent-resync");
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("statesync-agent-resync"));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /** Subscribes and starts the poll thread and the resync timer (the first resync runs at once). */
@@ -159,6 +168,7 @@ public final class StatesyncAgent implements AutoCloseable {
             join(t);
         }
         executor.close(Duration.ofSeconds(30));
+        applies.shutdownNow();
         try {
             loop.commitFinished();
         } catch (RuntimeException e) {

@@ -86,6 +86,56 @@ class StatesyncAgentTest {
         assertThat(failed.getStatus()).isEqualTo("True");
         assertThat(failed.getMessage()).contains("boom");
         assertThat(Values.toJava(report.getState())).isEqualTo(Map.of("replicas", 2L));
+        assertThat(report.getError().getTerminal()).as("any exception but TerminalApplyException is transient").isFalse();
+        assertThat(report.getError().getMessage()).isEqualTo("boom");
+    }
+
+    @Test
+    void shouldReportATerminalErrorWithItsCommandAndGenerationAndKeepItOnResync() throws Exception {
+        start(Map.of());
+        world.terminalNext.add("WebApp/default/shop");
+        Correction create = correction("WebApp/default/shop", Action.CREATE, 4, Map.of("image", "nginx:::bad"));
+        send(create);
+
+        awaitCommitted(1);
+        ObservedState report = awaitReport("WebApp/default/shop");
+        assertThat(report.getError().getTerminal()).isTrue();
+        assertThat(report.getError().getMessage()).isEqualTo("invalid image name");
+        assertThat(report.getError().getCommandId()).isEqualTo(create.getCommandId());
+        assertThat(report.getError().getGeneration()).isEqualTo(4);
+        assertThat(report.getState()).as("nothing was created").isNull();
+
+        agent.resyncNow();
+        ObservedState resynced = last(reports("WebApp/default/shop"));
+        assertThat(resynced).isNotSameAs(report);
+        assertThat(resynced.getError()).as("a resync must not turn the terminal failure into a retry")
+            .isEqualTo(report.getError());
+    }
+
+    @Test
+    void shouldTimeOutAHungApplyAsTransientAndApplyTheKeysNextCorrectionWithoutIt() {
+        start(Map.of(AgentConfig.APPLY_TIMEOUT_MS, 300L));
+        send(correction("WebApp/default/shop", Action.CREATE, 1, Map.of("replicas", 1)));
+        awaitCommitted(1);
+        world.hangNext.add("WebApp/default/shop");
+        Correction hung = correction("WebApp/default/shop", Action.UPDATE, 2, Map.of("replicas", 2));
+        Correction next = correction("WebApp/default/shop", Action.UPDATE, 3, Map.of("replicas", 3));
+        send(hung);
+        send(next);
+
+        awaitCommitted(3);
+        List<ObservedState> reports = reports("WebApp/default/shop");
+        assertThat(reports).hasSize(3);
+        assertThat(reports.get(1).getAckCommandId()).isEqualTo(hung.getCommandId());
+        assertThat(reports.get(1).getError().getTerminal()).isFalse();
+        assertThat(reports.get(1).getError().getMessage()).contains("did not finish within 300 ms");
+        assertThat(reports.get(2).getAckCommandId()).isEqualTo(next.getCommandId());
+        assertThat(reports.get(2).getError()).isNull();
+        assertThat(Values.toJava(reports.get(2).getState())).isEqualTo(Map.of("replicas", 3L));
+
+        world.release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> world.lateFinished);
+        assertThat(reports("WebApp/default/shop")).as("the late outcome is not reported").hasSize(3);
     }
 
     @Test
@@ -238,6 +288,11 @@ class StatesyncAgentTest {
         final Map<String, Object> state = new ConcurrentHashMap<>();
         final List<Correction> applied = Collections.synchronizedList(new ArrayList<>());
         final Set<String> failNext = ConcurrentHashMap.newKeySet();
+        final Set<String> terminalNext = ConcurrentHashMap.newKeySet();
+        /** Keys whose next apply hangs, ignoring interrupts, until {@link #release}. */
+        final Set<String> hangNext = ConcurrentHashMap.newKeySet();
+        final CountDownLatch release = new CountDownLatch(1);
+        volatile boolean lateFinished;
         final Map<String, Integer> running = new ConcurrentHashMap<>();
         volatile int maxConcurrentPerKey;
         private final Set<String> kinds;
@@ -274,6 +329,14 @@ class StatesyncAgentTest {
                 if (failNext.remove(key)) {
                     throw new IllegalStateException("boom");
                 }
+                if (terminalNext.remove(key)) {
+                    throw new TerminalApplyException("invalid image name");
+                }
+                if (hangNext.remove(key)) {
+                    hangUntilReleased();
+                    lateFinished = true;
+                    return;
+                }
                 applied.add(c);
                 if (c.getAction() == Action.DELETE) {
                     state.remove(key);
@@ -282,6 +345,16 @@ class StatesyncAgentTest {
                 }
             } finally {
                 running.merge(key, -1, Integer::sum);
+            }
+        }
+
+        private void hangUntilReleased() {
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException ignored) {
+                    // A hung apply that does not stop when interrupted is the case the timeout exists for.
+                }
             }
         }
     }

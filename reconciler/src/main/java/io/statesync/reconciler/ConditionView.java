@@ -12,6 +12,8 @@ public record ConditionView(String type, String status, String reason, String me
     public static final String PROGRESSING = "Progressing";
     public static final String STALLED = "Stalled";
     public static final String OBSERVED_STALE = "ObservedStale";
+    /** True while a correction that overrode someone else's change to a field has not converged. */
+    public static final String MERGE_CONFLICT = "MergeConflict";
     /** True when the health is Healthy, Unknown when it is Unknown, else False; its reason is the health. */
     public static final String HEALTHY = "Healthy";
     /** The condition an agent reports to say whether the resource is ready (the default health without rules). */

@@ -20,7 +20,8 @@ import java.util.random.RandomGenerator;
  * </ol>
  * Every correction then passes in-flight suppression: an identical one (same fingerprint) already issued is not
  * issued again before its deadline (or the agent's ack); after that it is retried with attempt+1 and reason Retry
- * once a backoff has passed, and after {@code maxAttempts} the key is Stalled. The backoff jitter for a given
+ * once a backoff has passed, and after {@code maxAttempts} the key is Stalled. An agent's terminal failure of the
+ * current generation stalls the key at once. The backoff jitter for a given
  * correction and attempt is fixed (seeded from the planner's salt, the key and the fingerprint), so planning again
  * before the retry is due yields the same instant instead of a new draw. Instances are immutable and thread-safe.
  */
@@ -81,8 +82,14 @@ public final class CorrectionPlanner {
                 : new Decision.Orphan(policy);
     }
 
-    /** In-flight suppression, retry and stall for the correction the rules above want. */
+    /**
+     * In-flight suppression, retry and stall for the correction the rules above want. A terminal failure of the
+     * current generation stalls at once: only a new generation (a changed spec) makes correcting worth trying again.
+     */
     private Decision guard(PlanInput in, Action action, Reason reason, List<PatchOp> patch) {
+        if (in.observed().terminalFor(in.generation())) {
+            return new Decision.Stalled(Decision.Stalled.TERMINAL_ERROR, in.observed().error().message());
+        }
         String fingerprint = fingerprint(action, in.generation(), patch);
         LastCorrection last = in.lastCorrection();
         if (last == null || !last.patchFingerprint().equals(fingerprint)) {

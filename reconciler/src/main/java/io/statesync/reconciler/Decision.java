@@ -24,8 +24,27 @@ public sealed interface Decision {
         }
     }
 
-    /** The same correction failed {@code maxAttempts} times; nothing more is emitted until the generation changes. */
-    record Stalled(String message) implements Decision {
+    /**
+     * Nothing more is emitted until the generation changes: the same correction failed {@code maxAttempts} times
+     * (reason {@link #MAX_ATTEMPTS}), or the agent reported a terminal failure of this generation
+     * ({@link #TERMINAL_ERROR}, with the agent's message).
+     */
+    record Stalled(String reason, String message) implements Decision {
+        public static final String MAX_ATTEMPTS = "MaxAttemptsExceeded";
+        public static final String TERMINAL_ERROR = "TerminalError";
+
+        public Stalled {
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        /** Gave up after {@code maxAttempts}. */
+        public Stalled(String message) {
+            this(MAX_ATTEMPTS, message);
+        }
+
+        public boolean terminal() {
+            return TERMINAL_ERROR.equals(reason);
+        }
     }
 
     /**

@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param observedGeneration the generation the agent says it has applied (0 when unknown)
  * @param observedAt         when the report was made; null only for {@code UNKNOWN}
  * @param ackCommandId       the command id the agent acknowledges with this report, or null
+ * @param error              the agent's last apply failure, or null when its last apply succeeded
  */
 public record ObservedView(Presence presence, Object state, long observedGeneration, Instant observedAt,
-                           String ackCommandId) {
+                           String ackCommandId, ApplyFailure error) {
 
     public enum Presence {
         /** The agent reported the resource with a state. */
@@ -27,6 +28,22 @@ public record ObservedView(Presence presence, Object state, long observedGenerat
     public ObservedView {
         Objects.requireNonNull(presence, "presence");
         state = presence == Presence.PRESENT ? Trees.normalize(state) : null;
+    }
+
+    /** A view without an apply failure. */
+    public ObservedView(Presence presence, Object state, long observedGeneration, Instant observedAt,
+                        String ackCommandId) {
+        this(presence, state, observedGeneration, observedAt, ackCommandId, null);
+    }
+
+    /** This view carrying {@code failure}. */
+    public ObservedView withError(ApplyFailure failure) {
+        return new ObservedView(presence, state, observedGeneration, observedAt, ackCommandId, failure);
+    }
+
+    /** The agent reported a terminal failure of {@code generation}: correcting it again cannot help. */
+    public boolean terminalFor(long generation) {
+        return error != null && error.blocks(generation);
     }
 
     public static ObservedView unknown() {

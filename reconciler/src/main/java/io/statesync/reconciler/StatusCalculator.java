@@ -6,6 +6,7 @@ import static io.statesync.reconciler.ConditionView.UNKNOWN;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -16,8 +17,9 @@ import java.util.stream.Collectors;
  *   <li>syncStatus: Stalled when the planner gave up; Deleting while deleting; Orphaned for an orphan (reported or
  *       being pruned); Synced when in sync; Progressing while a correction is outstanding (just emitted or before
  *       its deadline); OutOfSync while a failed correction waits for its retry.</li>
- *   <li>Conditions Synced, Progressing, Stalled and ObservedStale, in that order. A condition keeps its
- *       lastTransitionTime unless its status changes. Messages carry no clock, so a heartbeat changes nothing.</li>
+ *   <li>Conditions Synced, Progressing, Stalled and ObservedStale, in that order, then MergeConflict once the merge
+ *       has reported a conflict. A condition keeps its lastTransitionTime unless its status changes. Messages carry
+ *       no clock, so a heartbeat changes nothing.</li>
  *   <li>diff: what the merge would still change (owned fields only; unowned additions are not listed unless
  *       strict).</li>
  * </ul>
@@ -35,11 +37,13 @@ public final class StatusCalculator {
     public static StatusView compute(StatusView previous, PlanInput in, Decision decision, MergeResult merge) {
         SyncStatus sync = syncStatus(in, decision);
         List<FieldDiff> diff = diff(in, merge);
-        List<ConditionView> conditions = List.of(
-                transition(previous, syncedCondition(sync, in, decision, diff), in.now()),
-                transition(previous, progressingCondition(in, decision), in.now()),
-                transition(previous, stalledCondition(decision), in.now()),
-                transition(previous, staleCondition(in), in.now()));
+        List<ConditionView> conditions = new ArrayList<>(5);
+        conditions.add(transition(previous, syncedCondition(sync, in, decision, diff), in.now()));
+        conditions.add(transition(previous, progressingCondition(in, decision), in.now()));
+        conditions.add(transition(previous, stalledCondition(decision), in.now()));
+        conditions.add(transition(previous, staleCondition(in), in.now()));
+        mergeConflictCondition(previous, sync, decision, merge)
+                .ifPresent(c -> conditions.add(transition(previous, c, in.now())));
         boolean becameSynced = sync == SyncStatus.Synced && (previous == null || previous.syncStatus() != SyncStatus.Synced);
         Instant convergedAt = becameSynced ? in.now() : previous == null ? null : previous.convergedAt();
         long observedGeneration = in.observed().isPresent() ? in.observed().observedGeneration()
@@ -122,7 +126,8 @@ public final class StatusCalculator {
         return condition(ConditionView.SYNCED, FALSE, reason, summarize(diff));
     }
 
-    static String summarize(List<FieldDiff> diff) {
+    /** A short text naming the first differing fields, as the Synced condition and the drift event show them. */
+    public static String summarize(List<FieldDiff> diff) {
         if (diff.isEmpty()) {
             return "";
         }
@@ -150,9 +155,38 @@ public final class StatusCalculator {
         return action + " (" + reason + ") attempt " + attempt + ", deadline " + deadline;
     }
 
+    /**
+     * MergeConflict: True, naming the fields, from the correction that overrode someone else's change until the
+     * resource is Synced again; then False. Absent on a resource that never had a conflict, so that the common case
+     * stores no extra condition. A conflict counts only when a correction resolves it: a later merge sees last-applied
+     * equal to desired and no longer reports it.
+     */
+    private static Optional<ConditionView> mergeConflictCondition(StatusView previous, SyncStatus sync,
+                                                                  Decision decision, MergeResult merge) {
+        if (decision instanceof Decision.Emit && merge != null && !merge.conflicts().isEmpty()) {
+            return Optional.of(condition(ConditionView.MERGE_CONFLICT, TRUE, "FieldValue", conflictFields(merge)));
+        }
+        Optional<ConditionView> before = previous == null ? Optional.empty()
+                : previous.condition(ConditionView.MERGE_CONFLICT);
+        if (before.isEmpty() || !before.get().isTrue() || sync != SyncStatus.Synced) {
+            return before;
+        }
+        return Optional.of(condition(ConditionView.MERGE_CONFLICT, FALSE, "Resolved", ""));
+    }
+
+    /** The conflicting fields, as the MergeConflict condition and event name them. */
+    public static String conflictFields(MergeResult merge) {
+        List<FieldConflict> conflicts = merge.conflicts();
+        String paths = conflicts.stream().limit(5).map(c -> c.path().isRoot() ? "<root>" : c.path().format())
+                .collect(Collectors.joining(", "));
+        return (conflicts.size() == 1 ? "1 field changed by someone else was overridden: "
+                : conflicts.size() + " fields changed by someone else were overridden: ") + paths
+                + (conflicts.size() > 5 ? ", ..." : "");
+    }
+
     private static ConditionView stalledCondition(Decision decision) {
         return decision instanceof Decision.Stalled s
-                ? condition(ConditionView.STALLED, TRUE, "MaxAttemptsExceeded", s.message())
+                ? condition(ConditionView.STALLED, TRUE, s.reason(), s.message())
                 : condition(ConditionView.STALLED, FALSE, "AsExpected", "");
     }
 

@@ -1,9 +1,17 @@
 package io.statesync.agent.internal;
 
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import io.statesync.agent.Observation;
 import io.statesync.agent.ResourceAgent;
 import io.statesync.agent.ResourceRef;
 import io.statesync.avro.Action;
+import io.statesync.avro.ApplyError;
 import io.statesync.avro.Condition;
 import io.statesync.avro.Correction;
 import io.statesync.avro.ObservedState;
@@ -19,13 +27,21 @@ public final class CorrectionHandler {
     private final ObservedReports reports;
     private final ObservedReporter reporter;
     private final AgentMemory memory;
+    private final ExecutorService applies;
+    private final Duration applyTimeout;
 
+    /**
+     * @param applies      runs each apply, so that this thread can stop waiting for one that hangs
+     * @param applyTimeout how long an apply may take before it counts as a transient failure
+     */
     public CorrectionHandler(ResourceAgent agent, ObservedReports reports, ObservedReporter reporter,
-                             AgentMemory memory) {
+                             AgentMemory memory, ExecutorService applies, Duration applyTimeout) {
         this.agent = agent;
         this.reports = reports;
         this.reporter = reporter;
         this.memory = memory;
+        this.applies = applies;
+        this.applyTimeout = applyTimeout;
     }
 
     /**
@@ -48,15 +64,32 @@ public final class CorrectionHandler {
         reporter.sendAndAwait(report(c, ref, seen == null ? Observation.absent(ref) : seen, failure));
     }
 
+    /**
+     * Applies on the apply pool and waits at most the timeout. A hung apply is interrupted and reported as a transient
+     * failure, so the key's later corrections are not held up by it; whatever it does or returns afterwards is ignored.
+     */
     private Throwable apply(Correction c) {
-        try {
+        Future<?> running = applies.submit(() -> {
             agent.apply(c);
             return null;
-        } catch (Exception | LinkageError e) {
-            LOG.debug("Apply of {} to {}/{}/{} failed", c.getCommandId(), c.getKind(), c.getNamespace(),
-                c.getName(), e);
-            return e;
+        });
+        Throwable failure;
+        try {
+            running.get(applyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            failure = e.getCause() == null ? e : e.getCause();
+        } catch (TimeoutException e) {
+            running.cancel(true);
+            failure = new TimeoutException("apply did not finish within " + applyTimeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            running.cancel(true);
+            Thread.currentThread().interrupt();
+            failure = e;
         }
+        LOG.debug("Apply of {} to {}/{}/{} failed", c.getCommandId(), c.getKind(), c.getNamespace(), c.getName(),
+            failure);
+        return failure;
     }
 
     private ObservedState report(Correction c, ResourceRef ref, Observation seen, Throwable failure) {
@@ -70,9 +103,10 @@ public final class CorrectionHandler {
             return reports.applied(c, seen);
         }
         Condition condition = reports.failure(c, failure);
-        memory.failed(key, c.getUid(), condition, c.getCommandId());
+        ApplyError error = reports.error(c, failure);
+        memory.failed(key, c.getUid(), condition, error, c.getCommandId());
         AgentMemory.Entry entry = memory.get(key);
         long applied = seen.observedGeneration() > 0 ? seen.observedGeneration() : entry.generation();
-        return reports.failed(c, seen, applied, condition);
+        return reports.failed(c, seen, applied, condition, error);
     }
 }

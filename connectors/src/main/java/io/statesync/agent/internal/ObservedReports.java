@@ -6,6 +6,8 @@ import java.util.List;
 
 import io.statesync.agent.Observation;
 import io.statesync.agent.ResourceRef;
+import io.statesync.agent.TerminalApplyException;
+import io.statesync.avro.ApplyError;
 import io.statesync.avro.Condition;
 import io.statesync.avro.Correction;
 import io.statesync.avro.ObservedState;
@@ -37,12 +39,14 @@ public final class ObservedReports {
      * After a failed apply: acknowledges the command (so statesync retries after backoff instead of waiting for
      * the deadline) but keeps the generation last applied, since the world did not move.
      */
-    public ObservedState failed(Correction c, Observation seen, long appliedGeneration, Condition failure) {
+    public ObservedState failed(Correction c, Observation seen, long appliedGeneration, Condition failure,
+                                ApplyError error) {
         return base(seen, clock.instant())
             .setUid(c.getUid())
             .setObservedGeneration(appliedGeneration)
             .setConditions(List.of(failure))
             .setAckCommandId(c.getCommandId())
+            .setError(error)
             .build();
     }
 
@@ -57,6 +61,7 @@ public final class ObservedReports {
             : memory == null ? 0L : memory.generation();
         if (memory != null && memory.failure() != null) {
             b.setConditions(List.of(memory.failure()));
+            b.setError(memory.error());
         }
         b.setAckCommandId(memory == null ? null : memory.ackCommandId());
         return b.setUid(uid).setObservedGeneration(generation).build();
@@ -74,6 +79,12 @@ public final class ObservedReports {
             .build();
     }
 
+    /** The report's error: terminal when the agent threw {@link TerminalApplyException}. */
+    public ApplyError error(Correction c, Throwable error) {
+        String message = error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+        return new ApplyError(message, error instanceof TerminalApplyException, c.getCommandId(), c.getGeneration());
+    }
+
     private ObservedState.Builder base(Observation seen, Instant at) {
         ResourceRef ref = seen.ref();
         return ObservedState.newBuilder()
@@ -87,6 +98,7 @@ public final class ObservedReports {
             .setConditions(List.of())
             .setObservedAt(at)
             .setReporter(reporter)
-            .setAckCommandId(null);
+            .setAckCommandId(null)
+            .setError(null);
     }
 }

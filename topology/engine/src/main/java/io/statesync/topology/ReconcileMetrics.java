@@ -24,8 +24,21 @@ public final class ReconcileMetrics {
     /** Key under which the instance is handed to handlers that Kafka Streams instantiates by reflection. */
     public static final String CONFIG_KEY = "statesync.metrics.instance";
 
+    /** The conflicts_total type of a field that the merge found changed by someone else and overrode. */
+    public static final String FIELD_VALUE_CONFLICT = "FieldValue";
+    /** Results a reconcile's duration is tagged with. */
+    public static final String RESULT_CONVERGED = "converged";
+    public static final String RESULT_CORRECTION = "correction";
+    public static final String RESULT_NOOP = "noop";
+    public static final String RESULT_ERROR = "error";
+    /** Queues statesync_queue_depth counts: keys whose timer is due, keys waiting for the coalesced batch. */
+    public static final String QUEUE_TIMER = "timer";
+    public static final String QUEUE_BATCH = "batch";
+
     private final MeterRegistry registry;
-    private final Timer reconcileDuration;
+    private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+    /** Per queue, per task, the keys with pending work as last measured; a gauge per queue sums the tasks. */
+    private final Map<String, Map<String, AtomicLong>> queueDepths = new ConcurrentHashMap<>();
     private final AtomicLong inflight = new AtomicLong();
     /** Per task, the resources its store holds by series ("kind|syncStatus|health"); a gauge sums them. */
     private final Map<String, Map<String, AtomicLong>> resourceCounts = new ConcurrentHashMap<>();
@@ -37,8 +50,6 @@ public final class ReconcileMetrics {
 
     public ReconcileMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.reconcileDuration = Timer.builder("statesync_reconcile_duration_seconds")
-            .description("Time to reconcile one key").publishPercentileHistogram().register(registry);
         this.staleObservations = Counter.builder("statesync_stale_observations_total")
             .description("Observed reports ignored as stale (older observedAt or another uid)").register(registry);
         Gauge.builder("statesync_inflight_corrections", inflight, AtomicLong::get)
@@ -59,6 +70,13 @@ public final class ReconcileMetrics {
             dlqCounter(source);
         }
         reconcileCounter("none", "success");
+        for (String result : new String[] {RESULT_CONVERGED, RESULT_CORRECTION, RESULT_NOOP, RESULT_ERROR}) {
+            durationTimer("none", result);
+        }
+        for (String queue : new String[] {QUEUE_TIMER, QUEUE_BATCH}) {
+            queueGauge(queue);
+        }
+        conflictCounter("none", FIELD_VALUE_CONFLICT);
         correctionCounter("none", Action.UPDATE.name(), Reason.Drift.name());
         conflictCounter("none", "ResourceVersion");
         convergenceSummary("none");
@@ -70,9 +88,19 @@ public final class ReconcileMetrics {
         }
     }
 
-    public void reconciled(String kind, String result, long nanos) {
-        reconcileCounter(kind, result).increment();
-        reconcileDuration.record(Duration.ofNanos(nanos));
+    /**
+     * @param decision the planner's decision (statesync_reconcile_total's result)
+     * @param result   one of the RESULT_ constants (statesync_reconcile_duration_seconds' result)
+     */
+    public void reconciled(String kind, String decision, String result, long nanos) {
+        reconcileCounter(kind, decision).increment();
+        durationTimer(kind, result).record(Duration.ofNanos(nanos));
+    }
+
+    /** The keys of {@code task} with pending work in {@code queue} ({@link #QUEUE_TIMER} or {@link #QUEUE_BATCH}). */
+    public void queueDepth(String task, String queue, long keys) {
+        queueGauge(queue);
+        queueDepths.get(queue).computeIfAbsent(task, t -> new AtomicLong()).set(keys);
     }
 
     public void correctionEmitted(String kind, String action, String reason) {
@@ -85,6 +113,10 @@ public final class ReconcileMetrics {
 
     public void conflict(String kind, String type) {
         conflictCounter(kind, type).increment();
+    }
+
+    public void conflict(String kind, String type, int count) {
+        conflictCounter(kind, type).increment(count);
     }
 
     public void admission(String result) {
@@ -139,6 +171,7 @@ public final class ReconcileMetrics {
     /** {@code task} left this instance: its resources are counted where it runs now. */
     public void taskClosed(String task) {
         resourceCounts.remove(task);
+        queueDepths.values().forEach(depths -> depths.remove(task));
     }
 
     /*
@@ -160,6 +193,22 @@ public final class ReconcileMetrics {
     private Counter conflictCounter(String kind, String type) {
         return counters.computeIfAbsent("conflict|" + kind + "|" + type, k -> Counter.builder("statesync_conflicts_total")
             .description("CAS and merge conflicts, by kind and type").tag("kind", kind).tag("type", type).register(registry));
+    }
+
+    private Timer durationTimer(String kind, String result) {
+        return durations.computeIfAbsent(kind + "|" + result, k -> Timer.builder("statesync_reconcile_duration_seconds")
+            .description("Time to reconcile one key, by kind and result").tag("kind", kind).tag("result", result)
+            .publishPercentileHistogram().register(registry));
+    }
+
+    private void queueGauge(String queue) {
+        queueDepths.computeIfAbsent(queue, q -> {
+            Map<String, AtomicLong> perTask = new ConcurrentHashMap<>();
+            Gauge.builder("statesync_queue_depth", perTask, m -> m.values().stream().mapToLong(AtomicLong::get).sum())
+                .description("Keys with pending work: a due timer (queue=timer) or a coalesced batch (queue=batch)")
+                .tag("queue", q).register(registry);
+            return perTask;
+        });
     }
 
     private Counter admissionCounter(String result) {

@@ -330,7 +330,7 @@ class ReconcileTopologyTest extends TopologyTestBase {
         f.observe(KEY, "u1", 0, SPEC, null);
         assertThat(last(f.drainResources()).getStatus().getSyncStatus()).isEqualTo(SyncStatus.Orphaned);
         assertThat(f.drainCorrections()).isEmpty();
-        assertThat(f.drainEvents()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("Orphaned"));
+        assertThat(f.drainEvents()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("OrphanDetected"));
     }
 
     @Test

@@ -58,14 +58,16 @@ class EventHistoryIT {
                 "If-Match", "\"999999999\"");
             assertThat(stale.statusCode()).isEqualTo(409);
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> json(app.get(path + "/events")).path("items").size() >= 3);
+        await().atMost(Duration.ofSeconds(20)).until(() -> json(app.get(path + "/events")).path("items").size() >= 5);
         JsonNode items = json(app.get(path + "/events")).path("items");
+        // Each write's reconcile issues its correction just before admission answers it.
         assertThat(items).extracting(e -> e.path("reason").asText())
-            .startsWith("ResourceVersionMismatch", "SpecChanged", "Created");
+            .startsWith("ResourceVersionMismatch", "SpecChanged", "CorrectionIssued", "Created", "CorrectionIssued");
         assertThat(items.get(0).path("type").asText()).isEqualTo("Conflict");
         assertThat(items.get(0).path("count").asInt()).isEqualTo(3);
         assertThat(items.get(0).path("firstTimestamp").asText()).isLessThanOrEqualTo(items.get(0).path("lastTimestamp").asText());
         assertThat(items.get(2).path("count").asInt()).isEqualTo(1);
+        assertThat(items.get(2).path("message").asText()).isEqualTo("CREATE (Missing) for generation 2");
 
         StringWriter out = new StringWriter();
         CommandLine cli = StatesyncCli.commandLine();
@@ -83,13 +85,14 @@ class EventHistoryIT {
         String path = "/api/v1/resources/WebApp/default/" + name;
         app.put(path, body(Map.of("a", 1), Map.of()));
         app.send("PATCH", path, "{\"spec\":{\"a\":2}}", "application/merge-patch+json");
-        await().atMost(Duration.ofSeconds(20)).until(() -> json(app.get(path + "/events")).path("items").size() >= 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> json(app.get(path + "/events")).path("items").size() >= 4);
         AppConfig appConfig = new AppConfig(config);
         try (EventHistory fresh = new EventHistory(appConfig, new TopicNames(appConfig.topicPrefix()), new TopologySerdes(appConfig))) {
             fresh.start();
             await().atMost(Duration.ofSeconds(30)).until(fresh::ready);
             List<EventHistory.Entry> events = fresh.events("WebApp/default/" + name);
-            assertThat(events).extracting(EventHistory.Entry::reason).containsExactly("SpecChanged", "Created");
+            assertThat(events).extracting(EventHistory.Entry::reason)
+                .containsExactly("SpecChanged", "CorrectionIssued", "Created", "CorrectionIssued");
         }
     }
 

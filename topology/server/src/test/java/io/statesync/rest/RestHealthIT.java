@@ -5,6 +5,8 @@ import static io.statesync.rest.RestTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.statesync.cli.StatesyncCli;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.schemas.Values;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
 
 /** Health rules and validation rules over real HTTP, on the embedded broker and registry. */
 @ExtendWith(EmbeddedClusterExtension.class)
@@ -148,7 +152,74 @@ class RestHealthIT {
             SseClient.Event added = nextObject(watch);
             assertThat(added.type()).isEqualTo("ADDED");
             assertThat(added.data().path("object").path("status").path("health").path("status").asText()).isEqualTo("Degraded");
+
+            agent.report(key, uid, 1, Values.fromJava(spec), Values.fromJava(Map.of("readyReplicas", 3L)), null);
+            awaitHealth(path, "Healthy");
+            agent.report(key, uid, 1, Values.fromJava(spec), Values.fromJava(Map.of("readyReplicas", 2L, "crashLooping", 1L)), null);
+            awaitHealth(path, "Degraded");
         }
+        assertHealthHistory(path, key);
+        assertResourceGaugeEqualsTheTopicAfterARestart();
+    }
+
+    /** The HealthChanged events, newest first, in the API and in describe; a repeated change is counted, not repeated. */
+    private static void assertHealthHistory(String path, String key) {
+        // Before this test holds it, the agent may answer the CREATE without a status: Missing -> Unknown, then on.
+        List<String> expected = List.of("Healthy -> Degraded: pods crash-loop", "Degraded -> Healthy: all replicas ready",
+            "Progressing -> Healthy: all replicas ready");
+        JsonNode[] health = new JsonNode[1];
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            health[0] = healthChanges(path);
+            assertThat(health[0].size() >= 4 && health[0].get(0).path("count").asInt() == 2).as("%s", health[0]).isTrue();
+        });
+        assertThat(health[0]).extracting(e -> e.path("message").asText()).startsWith(expected.toArray(String[]::new));
+        assertThat(health[0].get(3).path("message").asText()).endsWith("-> Progressing: replicas starting");
+        assertThat(health[0].get(0).path("type").asText()).isEqualTo("Warning");
+        assertThat(health[0].get(0).path("firstTimestamp").asText())
+            .isLessThan(health[0].get(0).path("lastTimestamp").asText());
+
+        StringWriter out = new StringWriter();
+        CommandLine cli = StatesyncCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(new StringWriter(), true));
+        assertThat(cli.execute("describe", key, "--server", app.base, "--token", RestTestApp.WRITER)).isZero();
+        assertThat(out.toString()).containsPattern("Warning\\s+HealthChanged\\s+2\\s+.*Healthy -> Degraded")
+            .containsPattern("Normal\\s+HealthChanged\\s+1\\s+.*-> Progressing: replicas starting");
+    }
+
+    private static JsonNode healthChanges(String path) {
+        var items = new com.fasterxml.jackson.databind.node.ArrayNode(RestTestApp.JSON.getNodeFactory());
+        json(app.get(path + "/events")).path("items").forEach(e -> {
+            if (e.path("reason").asText().equals("HealthChanged")) {
+                items.add(e);
+            }
+        });
+        return items;
+    }
+
+    /** After a restart, statesync_resources counts exactly the resources the topic holds. */
+    private static void assertResourceGaugeEqualsTheTopicAfterARestart() {
+        app.close();
+        app = RestTestApp.start(config).as(RestTestApp.WRITER);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+            assertThat(gaugeTotal()).isEqualTo(resourcesInTheTopic()).isPositive());
+    }
+
+    /** The keys whose latest record on statesync.resources is not a tombstone (every test here uses "default"). */
+    private static long resourcesInTheTopic() {
+        Map<String, Boolean> live = new java.util.HashMap<>();
+        ResourceRecords.after(new AppConfig(config), new long[3], "default").forEach(r -> live.put(r.key(), r.value() != null));
+        return live.values().stream().filter(Boolean::booleanValue).count();
+    }
+
+    private static long gaugeTotal() {
+        long total = 0;
+        for (String line : app.get("/metrics").body().split("\n")) {
+            if (line.startsWith("statesync_resources{")) {
+                total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
     }
 
     private static JsonNode awaitHealth(String path, String health) {

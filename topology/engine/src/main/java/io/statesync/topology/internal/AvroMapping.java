@@ -14,6 +14,7 @@ import io.statesync.avro.FieldOpType;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
+import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
@@ -25,6 +26,7 @@ import io.statesync.reconciler.FieldPath;
 import io.statesync.reconciler.HealthStatus;
 import io.statesync.reconciler.HealthView;
 import io.statesync.reconciler.LastCorrection;
+import io.statesync.reconciler.ApplyFailure;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
 import io.statesync.reconciler.PatchOp;
@@ -60,12 +62,14 @@ public final class AvroMapping {
         if (o == null) {
             return ObservedView.unknown();
         }
-        if (o.getState() == null) {
+        ObservedView view = o.getState() == null
             // Keep the ack: an agent that reports "gone" after a DELETE (or a failed CREATE) has answered that command.
-            return new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
-                o.getAckCommandId());
-        }
-        return ObservedView.present(frozenTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
+            ? new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
+                o.getAckCommandId())
+            : ObservedView.present(frozenTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
+        ApplyError e = o.getError();
+        return e == null ? view
+            : view.withError(new ApplyFailure(e.getMessage(), e.getTerminal(), e.getCommandId(), e.getGeneration()));
     }
 
     /**

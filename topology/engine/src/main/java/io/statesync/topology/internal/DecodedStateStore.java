@@ -132,6 +132,11 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         pending.remove(key);
     }
 
+    /** Keys marked pending in this run (markers committed before a restart are counted once drained). */
+    int pendingCount() {
+        return pending.size();
+    }
+
     /** Takes the pending keys (after a restart, first those whose markers were committed). */
     List<String> drainPending() {
         if (!markersLoaded) {

@@ -21,6 +21,7 @@ import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.schemas.Values;
+import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.WriteAdmission;
@@ -55,6 +56,8 @@ final class ReconcileEngine {
     private final int maxTimerKeys;
     private final int maxTimerWrites;
     private static final int SWEEP_SHARE = 20;
+    /** statesync_queue_depth counts a task's due timers up to this many, so that measuring a backlog stays cheap. */
+    private static final int QUEUE_DEPTH_CAP = 100_000;
 
     private final boolean coalesce;
     private final String task;
@@ -246,6 +249,11 @@ final class ReconcileEngine {
 
     /** The coalesced batch: one reconcile per key that had events since the last batch. */
     void reconcilePending(long now, Output out) {
+        ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_BATCH, stores.pendingCount());
+        drainPending(now, out);
+    }
+
+    private void drainPending(long now, Output out) {
         Instant at = Instant.ofEpochMilli(now);
         for (String key : stores.drainPending()) {
             ReconcileState st = stores.get(key);
@@ -310,7 +318,10 @@ final class ReconcileEngine {
 
     /** The wall-clock timer: due deadlines and backoffs first, then a bounded slice of the resync sweep. */
     void onTimer(long now, Output out) {
-        reconcilePending(now, out);
+        // Not measured as the batch's depth: the batch's own punctuation does that, and this drain finds what is left.
+        drainPending(now, out);
+        // Measured before the walk: what is due now, whether or not this run's budget reaches all of it.
+        ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_TIMER, stores.dueCount(now, QUEUE_DEPTH_CAP));
         int writes = 0;
         Instant at = Instant.ofEpochMilli(now);
         for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {

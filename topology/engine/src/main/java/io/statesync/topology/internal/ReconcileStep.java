@@ -50,6 +50,7 @@ final class ReconcileStep {
     private final CorrectionPlanner planner;
     private final ReconcileMetrics metrics;
     private final Events events;
+    private final StepEvents stepEvents;
     /** The task whose resources this step counts in statesync_resources. */
     private final String task;
 
@@ -59,6 +60,7 @@ final class ReconcileStep {
         this.planner = planner;
         this.metrics = metrics;
         this.events = events;
+        this.stepEvents = new StepEvents(events, metrics);
     }
 
     /** An orphan is shown as a Resource of generation 0 with no spec, so it can be listed and watched. */
@@ -83,20 +85,13 @@ final class ReconcileStep {
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
         SyncStatus before = AvroMapping.sameName(res.getStatus().getSyncStatus(), SyncStatus.class);
-        if (decision instanceof Decision.Emit emit) {
-            emitCorrection(key, st, res, emit.correction(), now, out);
-        }
+        Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
+            : null;
         StatusView prev = AvroMapping.statusView(res.getStatus());
         StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
-        Resource emitted;
-        if (isDeletionComplete(res, observed)) {
-            emitted = completeDeletion(key, st, res, policy, before, now, out);
-        } else {
-            emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
-            if (emitted != null) {
-                transitions(key, st, res, prev, next, now, out);
-            }
-        }
+        Resource emitted = isDeletionComplete(res, observed)
+            ? completeDeletion(key, st, res, policy, before, now, out)
+            : publishAndAnnounce(key, st, res, new Outcome(decision, merge, issued, prev, next), resourceChanged, now, out);
         if (decision instanceof Decision.InSync) {
             // A finished correction must not look outstanding to the planner when the same drift comes back later;
             // the status keeps showing it as lastCorrection.
@@ -107,9 +102,26 @@ final class ReconcileStep {
         if (!Objects.equals(countedBefore, countedAfter)) {
             metrics.resourceMoved(task, countedBefore, countedAfter);
         }
-        metrics.reconciled(kind, decision.getClass().getSimpleName(), System.nanoTime() - t0);
+        metrics.reconciled(kind, decision.getClass().getSimpleName(), result(decision), System.nanoTime() - t0);
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
+        return emitted;
+    }
+
+    /** What one reconcile decided and computed, for the events that follow its publish. */
+    private record Outcome(Decision decision, MergeResult merge, Correction issued, StatusView prev, StatusView next) {
+    }
+
+    /** Publishes the Resource when something changed, then the events, so that they carry the version they describe. */
+    private Resource publishAndAnnounce(String key, ReconcileState st, Resource res, Outcome o, boolean resourceChanged,
+                                        Instant now, ReconcileEngine.Output out) {
+        Resource emitted = publish(key, st, res, o.prev(), o.next(), resourceChanged, now, out);
+        long ts = now.toEpochMilli();
+        stepEvents.correction(key, res, o.issued(), o.merge(), o.next(), st.getObserved(), ts, out);
+        if (emitted != null) {
+            stepEvents.health(key, res, o.prev(), o.next(), ts, out);
+            transitions(key, st, res, o.decision(), o.prev(), o.next(), now, out);
+        }
         return emitted;
     }
 
@@ -184,8 +196,19 @@ final class ReconcileStep {
         return true;
     }
 
-    private void emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
-                                ReconcileEngine.Output out) {
+    /** The outcome a reconcile's duration is tagged with. */
+    private static String result(Decision decision) {
+        if (decision instanceof Decision.Emit) {
+            return ReconcileMetrics.RESULT_CORRECTION;
+        }
+        if (decision instanceof Decision.InSync) {
+            return ReconcileMetrics.RESULT_CONVERGED;
+        }
+        return decision instanceof Decision.Stalled ? ReconcileMetrics.RESULT_ERROR : ReconcileMetrics.RESULT_NOOP;
+    }
+
+    private Correction emitCorrection(String key, ReconcileState st, Resource res, PlannedCorrection pc, Instant now,
+                                      ReconcileEngine.Output out) {
         ObjectMeta m = res.getMetadata();
         boolean delete = pc.action() == io.statesync.reconciler.Action.DELETE;
         Correction c = new Correction(UUID.randomUUID().toString(), m.getKind(), m.getNamespace(), m.getName(),
@@ -203,6 +226,7 @@ final class ReconcileStep {
             st.setLastApplied(res.getSpec());
         }
         metrics.correctionEmitted(m.getKind(), c.getAction().name(), c.getReason().name());
+        return c;
     }
 
     /**
@@ -249,8 +273,8 @@ final class ReconcileStep {
         return res;
     }
 
-    private void transitions(String key, ReconcileState st, Resource res, StatusView prev, StatusView next, Instant now,
-                             ReconcileEngine.Output out) {
+    private void transitions(String key, ReconcileState st, Resource res, Decision decision, StatusView prev,
+                             StatusView next, Instant now, ReconcileEngine.Output out) {
         String kind = res.getMetadata().getKind();
         if (prev.syncStatus() == next.syncStatus()) {
             return;
@@ -266,9 +290,13 @@ final class ReconcileStep {
                 out.event(key, events.about(EventType.Converged, "Synced", "observed matches desired",
                     res, took.map(Duration::toMillis).orElse(null), ts), ts);
             }
-            case Stalled -> out.event(key, events.about(EventType.Warning, "Stalled",
-                "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
-            case Orphaned -> out.event(key, events.about(EventType.Warning, "Orphaned",
+            case Stalled -> {
+                stepEvents.applyFailed(key, res, decision, st.getObserved(), ts, out);
+                out.event(key, events.about(EventType.Warning, "Stalled", decision instanceof Decision.Stalled s
+                    && s.terminal() ? "the agent reported a terminal error; no corrections until the spec changes"
+                    : "corrections did not converge after " + next.attempts() + " attempts", res, null, ts), ts);
+            }
+            case Orphaned -> out.event(key, events.about(EventType.Warning, "OrphanDetected",
                 "observed resource has no desired counterpart", res, null, ts), ts);
             default -> { }
         }

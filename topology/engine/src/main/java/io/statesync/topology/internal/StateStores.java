@@ -93,6 +93,22 @@ final class StateStores {
         }
     }
 
+    int pendingCount() {
+        return state.pendingCount();
+    }
+
+    /** How many timers are due at or before {@code now}, counting at most {@code cap} so that a backlog stays cheap. */
+    int dueCount(long now, int cap) {
+        int n = 0;
+        try (KeyValueIterator<String, byte[]> it = timers.range(timerKey(0, ""), timerKey(now, "\uffff"))) {
+            while (it.hasNext() && n < cap) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** (due, key) of the timers due at or before {@code now}, oldest first, at most {@code limit}. */
     List<Map.Entry<Long, String>> due(long now, int limit) {
         List<Map.Entry<Long, String>> out = new ArrayList<>();

@@ -12,6 +12,7 @@ import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
@@ -39,8 +40,8 @@ final class RecordEncoders {
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
     static final long RESOURCE_FINGERPRINT = 8642363665167449812L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
-    static final long OBSERVED_STATE_FINGERPRINT = 8112762339840931422L;
-    static final long RECONCILE_STATE_FINGERPRINT = 6107584671869906201L;
+    static final long OBSERVED_STATE_FINGERPRINT = 4564129052645942112L;
+    static final long RECONCILE_STATE_FINGERPRINT = -4623456141755893313L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -239,6 +240,14 @@ final class RecordEncoders {
         writeTime(o.getObservedAt(), out);
         writeText(o.getReporter(), out);
         writeOptional(o.getAckCommandId(), RecordEncoders::writeText, out);
+        writeOptional(o.getError(), RecordEncoders::writeApplyError, out);
+    }
+
+    private static void writeApplyError(ApplyError e, Encoder out) throws IOException {
+        writeText(e.getMessage(), out);
+        out.writeBoolean(e.getTerminal());
+        writeOptional(e.getCommandId(), RecordEncoders::writeText, out);
+        out.writeLong(e.getGeneration());
     }
 
     private static void writeCorrectionRef(CorrectionRef c, Encoder out) throws IOException {

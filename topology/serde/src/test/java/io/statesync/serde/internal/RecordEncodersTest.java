@@ -18,6 +18,7 @@ import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.FieldOpType;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
@@ -178,7 +179,9 @@ class RecordEncodersTest {
             .setState(random.nextBoolean() ? null : RandomValues.node(random, 3))
             .setStatus(random.nextBoolean() ? null : RandomValues.node(random, 2)).setConditions(conditions)
             .setObservedAt(time(random)).setReporter("agent-" + random.nextInt(3))
-            .setAckCommandId(random.nextBoolean() ? null : "c-" + random.nextInt()).build();
+            .setAckCommandId(random.nextBoolean() ? null : "c-" + random.nextInt())
+            .setError(random.nextBoolean() ? null : new ApplyError("failed \u00e9 " + random.nextInt(), random.nextBoolean(),
+                random.nextBoolean() ? null : "c-" + random.nextInt(), random.nextLong(0, 99))).build();
     }
 
     /** Every field of the state set or left out at random, the flags and counters included. */

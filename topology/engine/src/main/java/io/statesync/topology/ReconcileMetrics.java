@@ -25,6 +25,7 @@ public final class ReconcileMetrics {
     public static final String CONFIG_KEY = "statesync.metrics.instance";
 
     private final MeterRegistry registry;
+    private final CollectorMetrics collector;
     private final Timer reconcileDuration;
     private final AtomicLong inflight = new AtomicLong();
     /** Per task, the resources its store holds by series ("kind|syncStatus|health"); a gauge sums them. */
@@ -37,6 +38,7 @@ public final class ReconcileMetrics {
 
     public ReconcileMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.collector = new CollectorMetrics(registry);
         this.reconcileDuration = Timer.builder("statesync_reconcile_duration_seconds")
             .description("Time to reconcile one key").publishPercentileHistogram().register(registry);
         this.staleObservations = Counter.builder("statesync_stale_observations_total")
@@ -44,6 +46,11 @@ public final class ReconcileMetrics {
         Gauge.builder("statesync_inflight_corrections", inflight, AtomicLong::get)
             .description("Corrections issued and not yet converged or expired").register(registry);
         registerZeros();
+    }
+
+    /** The garbage collector's metrics, on the same registry. */
+    public CollectorMetrics collector() {
+        return collector;
     }
 
     public MeterRegistry registry() {

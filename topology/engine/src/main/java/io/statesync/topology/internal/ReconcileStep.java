@@ -82,7 +82,6 @@ final class ReconcileStep {
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
-        SyncStatus before = AvroMapping.sameName(res.getStatus().getSyncStatus(), SyncStatus.class);
         if (decision instanceof Decision.Emit emit) {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
@@ -90,7 +89,7 @@ final class ReconcileStep {
         StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted;
         if (isDeletionComplete(res, observed)) {
-            emitted = completeDeletion(key, st, res, policy, before, now, out);
+            emitted = completeDeletion(key, st, res, policy, resourceChanged, now, out);
         } else {
             emitted = publish(key, st, res, prev, next, resourceChanged, now, out);
             if (emitted != null) {
@@ -280,12 +279,13 @@ final class ReconcileStep {
         return deleting && !observed.isPresent();
     }
 
-    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy, SyncStatus before,
-                                      Instant now, ReconcileEngine.Output out) {
+    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
+                                      boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
         List<String> remaining = GenerationRules.finalizersAfterObservedDeletion(res.getMetadata().getFinalizers(), policy);
         long ts = now.toEpochMilli();
         if (!remaining.isEmpty() && !isOrphanPlaceholder(res)) {
-            if (remaining.equals(res.getMetadata().getFinalizers())) {
+            // A finalizer that is not statesync's holds the Resource; one just changed (its deletion requested) is shown.
+            if (remaining.equals(res.getMetadata().getFinalizers()) && !resourceChanged) {
                 return null;
             }
             res.getMetadata().setFinalizers(remaining);
@@ -293,7 +293,7 @@ final class ReconcileStep {
             out.resource(key, res, ts);
             return res;
         }
-        out.resource(key, null, ts);
+        out.deleted(key, res, ts);
         out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
         if (isOutstanding(res.getStatus())) {
             metrics.inflightDelta(-1);

@@ -12,6 +12,7 @@ import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.OwnerReference;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
@@ -37,10 +38,10 @@ import org.apache.avro.io.Encoder;
 final class RecordEncoders {
 
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
-    static final long RESOURCE_FINGERPRINT = 8642363665167449812L;
+    static final long RESOURCE_FINGERPRINT = -6936502303658656743L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 8112762339840931422L;
-    static final long RECONCILE_STATE_FINGERPRINT = 6107584671869906201L;
+    static final long RECONCILE_STATE_FINGERPRINT = 2605840142736188986L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -169,6 +170,16 @@ final class RecordEncoders {
         writeTextMap(m.getLabels(), out);
         writeTextMap(m.getAnnotations(), out);
         writeTextList(m.getFinalizers(), out);
+        writeList(m.getOwnerReferences(), RecordEncoders::writeOwnerReference, out);
+    }
+
+    private static void writeOwnerReference(OwnerReference r, Encoder out) throws IOException {
+        writeText(r.getApiVersion(), out);
+        writeText(r.getKind(), out);
+        writeText(r.getName(), out);
+        writeText(r.getUid(), out);
+        out.writeBoolean(r.getController());
+        out.writeBoolean(r.getBlockOwnerDeletion());
     }
 
     private static void writeStatus(ResourceStatus s, Encoder out, ValueWriter values) throws IOException {

@@ -8,6 +8,10 @@ import io.statesync.avro.Action;
 import io.statesync.avro.Correction;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;
+import io.statesync.avro.HealthRule;
+import io.statesync.avro.HealthStatus;
+import io.statesync.avro.KindPolicy;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.OwnerReference;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
@@ -214,5 +218,38 @@ class OwnershipTopologyTest extends TopologyTestBase {
         Resource r = publish().get(DEPLOYMENT);
         assertThat(r.getMetadata().getGeneration()).isEqualTo(1);
         assertThat(r.getMetadata().getOwnerReferences()).hasSize(1);
+    }
+
+    @Test
+    void shouldJudgeTheOwnersHealthFromItsChildrenAsTheirStatusTravelsOnTheIndex() {
+        f.kinds.pipeInput("WebApp", KindPolicy.newBuilder().setKind("WebApp").setHealthRules(List.of(
+            new HealthRule(HealthStatus.Progressing, "children.exists(c, c.health != 'Healthy')", "children not ready"),
+            new HealthRule(HealthStatus.Healthy, "size(children) > 0", "every child healthy"))).build());
+        f.kinds.pipeInput("Deployment", KindPolicy.newBuilder().setKind("Deployment").setHealthRules(List.of(
+            new HealthRule(HealthStatus.Healthy, "observed.status.readyReplicas >= desired.replicas", "ready"),
+            new HealthRule(HealthStatus.Progressing, "true", "starting"))).build());
+        String owner = create(OWNER);
+        f.observe(OWNER, owner, 1, SPEC, null);
+        DesiredState d = TopologyFixture.desiredState(DEPLOYMENT, Map.of("replicas", 2L));
+        d.setOwnerReferences(List.of(ref(OWNER, owner, true, true)));
+        f.putDesired(d);
+        String dep = publish().get(DEPLOYMENT).getMetadata().getUid();
+
+        observeReady(DEPLOYMENT, dep, 1);
+        HealthStatus starting = publish().get(OWNER).getStatus().getHealth().getStatus();
+        observeReady(DEPLOYMENT, dep, 2);
+        HealthStatus ready = publish().get(OWNER).getStatus().getHealth().getStatus();
+
+        assertThat(starting).isEqualTo(HealthStatus.Progressing);
+        assertThat(ready).isEqualTo(HealthStatus.Healthy);
+    }
+
+    private void observeReady(String key, String uid, long ready) {
+        ResourceKey rk = ResourceKey.parse(key);
+        f.advance(java.time.Duration.ofMillis(10));
+        f.observed.pipeInput(key, ObservedState.newBuilder().setKind(rk.kind()).setNamespace(rk.namespace())
+            .setName(rk.name()).setUid(uid).setObservedGeneration(1).setState(TopologyFixture.spec(Map.of("replicas", 2L)))
+            .setStatus(TopologyFixture.spec(Map.of("readyReplicas", ready))).setObservedAt(f.now()).setReporter("test")
+            .build(), f.now());
     }
 }

@@ -171,6 +171,12 @@ public final class AvroMapping {
      * (the metadata and the sync status).
      */
     public static Map<String, Object> healthVariables(Resource r, ObservedState o, SyncStatus syncStatus) {
+        return healthVariables(r, o, syncStatus, List.of());
+    }
+
+    /** {@code children}: the resource's dependents as its task's index knows them, {kind, name, syncStatus, health}. */
+    public static Map<String, Object> healthVariables(Resource r, ObservedState o, SyncStatus syncStatus,
+                                                      List<Map<String, Object>> children) {
         Map<String, Object> observed = new HashMap<>();
         observed.put("state", o == null ? null : frozenTree(o.getState()));
         observed.put("status", o == null || o.getStatus() == null ? Map.of() : frozenTree(o.getStatus()));
@@ -197,6 +203,7 @@ public final class AvroMapping {
         vars.put("desired", frozenTree(r.getSpec()));
         vars.put("observed", observed);
         vars.put("resource", resource);
+        vars.put("children", children);
         return vars;
     }
 

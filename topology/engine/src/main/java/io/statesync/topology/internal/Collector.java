@@ -39,7 +39,7 @@ final class Collector {
     /** An index record for an owner this task holds (or would hold): store it, collect the dependent if its owner is gone. */
     void indexed(String indexKey, byte[] value, long ts, long now, ReconcileEngine.Output out) {
         String ownerKey = DependentRecord.ownerKey(indexKey);
-        ownership.store(indexKey, value);
+        byte[] old = ownership.store(indexKey, value);
         OwnerCollector.Owner owner = owner(ownerKey);
         if (value != null) {
             OwnerCollector.onIndexed(ownerKey, owner, DependentRecord.decode(indexKey, value).entry())
@@ -49,7 +49,19 @@ final class Collector {
             && OwnerCollector.foregroundDone(owner.uid(), ownership.entries(ownerKey))) {
             metrics.foregroundWaiting(ownershipTask(), ownerKey, false);
             engine.dropFinalizer(ownerKey, OwnerCollector.FOREGROUND_FINALIZER, now, out);
+        } else if (owner != null && childChanged(indexKey, old, value)) {
+            engine.reconcile(ownerKey, now, out);
         }
+    }
+
+    /** A child appeared, went, or moved its sync status or health: what the owner's health rules read. */
+    private static boolean childChanged(String indexKey, byte[] old, byte[] value) {
+        if (old == null || value == null) {
+            return old != value;
+        }
+        DependentRecord before = DependentRecord.decode(indexKey, old);
+        DependentRecord after = DependentRecord.decode(indexKey, value);
+        return !before.syncStatus().equals(after.syncStatus()) || !before.health().equals(after.health());
     }
 
     /** A command for a dependent this task holds. */

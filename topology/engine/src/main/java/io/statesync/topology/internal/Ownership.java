@@ -151,6 +151,17 @@ final class Ownership {
         return out;
     }
 
+    /** The owner's dependents as the health rules' {@code children} see them: kind, name, syncStatus, health. */
+    List<java.util.Map<String, Object>> children(String ownerKey) {
+        List<java.util.Map<String, Object>> out = new ArrayList<>();
+        for (DependentRecord r : records(ownerKey)) {
+            String key = r.dependentKey();
+            out.add(java.util.Map.of("kind", key.substring(0, key.indexOf('/')), "name", key.substring(key.lastIndexOf('/') + 1),
+                "syncStatus", r.syncStatus(), "health", r.health(), "controller", r.controller()));
+        }
+        return out;
+    }
+
     List<DependentRecord> records(String ownerKey) {
         List<DependentRecord> out = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = index.prefixScan(DependentRecord.prefix(ownerKey), KEYS)) {
@@ -159,8 +170,8 @@ final class Ownership {
         return out;
     }
 
-    /** Stores or (with null) removes one index entry, keeping the entry count. */
-    void store(String indexKey, byte[] value) {
+    /** Stores or (with null) removes one index entry, keeping the entry count; returns the entry it replaced. */
+    byte[] store(String indexKey, byte[] value) {
         byte[] old = value == null ? index.delete(indexKey) : index.get(indexKey);
         if (value != null) {
             index.put(indexKey, value);
@@ -169,6 +180,7 @@ final class Ownership {
         if (delta != 0) {
             metrics.indexDelta(task, delta);
         }
+        return old;
     }
 
     /** Counts the task's entries and the owners waiting in a foreground deletion, when the task is assigned. */

@@ -75,7 +75,7 @@ final class ReconcileEngine {
         this.policies = policies;
         this.events = new Events();
         this.task = task;
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task);
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children);
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
@@ -104,6 +104,14 @@ final class ReconcileEngine {
     /** Reconciles a key whose stored Resource the caller changed (the collector: references, finalizers). */
     void reconcileChanged(String key, ReconcileState st, long now, Output out) {
         step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), true, out);
+    }
+
+    /** Reconciles a key whose dependents changed, so that health rules over {@code children} see them. */
+    void reconcile(String key, long now, Output out) {
+        ReconcileState st = stores.get(key);
+        if (st != null && st.getResource() != null) {
+            step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), false, out);
+        }
     }
 
     /** Takes a finalizer off a stored resource and reconciles it, which completes a deletion nothing else holds. */

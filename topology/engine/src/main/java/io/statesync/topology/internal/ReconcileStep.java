@@ -4,7 +4,9 @@ package io.statesync.topology.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -52,9 +54,13 @@ final class ReconcileStep {
     private final Events events;
     /** The task whose resources this step counts in statesync_resources. */
     private final String task;
+    /** A key's dependents for the health rules' {@code children}, read only for a kind that has rules. */
+    private final Function<String, List<Map<String, Object>>> children;
 
-    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task) {
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task,
+                  Function<String, List<Map<String, Object>>> children) {
         this.task = task;
+        this.children = children;
         this.stores = stores;
         this.planner = planner;
         this.metrics = metrics;
@@ -86,7 +92,7 @@ final class ReconcileStep {
             emitCorrection(key, st, res, emit.correction(), now, out);
         }
         StatusView prev = AvroMapping.statusView(res.getStatus());
-        StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
+        StatusView next = health(key, st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted;
         if (isDeletionComplete(res, observed)) {
             emitted = completeDeletion(key, st, res, policy, resourceChanged, now, out);
@@ -116,11 +122,11 @@ final class ReconcileStep {
      * Judges the health on every reconcile (observation, write, timer), apart from the sync status. The rules'
      * variables are built only for a kind that has rules.
      */
-    private static StatusView health(ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
-                                     StatusView prev, StatusView next, Instant now) {
+    private StatusView health(String key, ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
+                              StatusView prev, StatusView next, Instant now) {
         ObservedState o = st.getObserved();
         HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o),
-            () -> AvroMapping.healthVariables(res, o, next.syncStatus()));
+            () -> AvroMapping.healthVariables(res, o, next.syncStatus(), children.apply(key)));
         HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
         return HealthCalculator.withHealth(prev, next, health);
     }

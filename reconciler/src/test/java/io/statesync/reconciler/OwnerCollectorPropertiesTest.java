@@ -17,9 +17,10 @@ import net.jqwik.api.constraints.Size;
 /**
  * Runs the collector's decisions as the topology wires them, owners and dependents in different tasks connected by
  * two queues (the dependents index, keyed by owner, and the collect commands, keyed by dependent), for random
- * interleavings of writes, deletes under every policy, deliveries, repeated commands and transactions that abort and
- * run again. When everything is delivered, no dependent names an owner that is gone, and none was deleted while its
- * owner existed (outside that owner's foreground deletion).
+ * interleavings of writes, deletes under every policy, deliveries, replayed index records, repeated commands and
+ * transactions that abort and run again. When everything is delivered, no dependent names an owner that is gone, none
+ * was deleted while its owner existed (outside that owner's foreground deletion) or after its owner orphaned it, and
+ * no owner still waits in a foreground deletion.
  */
 class OwnerCollectorPropertiesTest {
 
@@ -86,7 +87,7 @@ class OwnerCollectorPropertiesTest {
                 case 1, 2 -> createDependent("Dep/" + NS + "/d" + arg % DEPENDENTS, arg / DEPENDENTS);
                 case 3 -> deleteOwner(ownerKey(arg), Propagation.values()[(arg / OWNERS) % 3]);
                 case 4 -> deleteDependent("Dep/" + NS + "/d" + arg % DEPENDENTS);
-                case 5, 6 -> deliverIndex();
+                case 5, 6 -> deliverIndex(arg % 3 == 0);
                 case 7, 8 -> deliverCommand(arg % 3 == 0);
                 default -> { } // a transaction that aborts: its input runs again later, as if never seen
             }
@@ -94,7 +95,7 @@ class OwnerCollectorPropertiesTest {
 
         void drain() {
             while (!indexQueue.isEmpty() || !commandQueue.isEmpty()) {
-                deliverIndex();
+                deliverIndex(false);
                 deliverCommand(false);
             }
         }
@@ -160,11 +161,19 @@ class OwnerCollectorPropertiesTest {
             }
         }
 
-        void deliverIndex() {
+        /** Delivers the next index record; {@code twice}: a replay delivers it again right after. */
+        void deliverIndex(boolean twice) {
             Indexed rec = indexQueue.poll();
             if (rec == null) {
                 return;
             }
+            index(rec);
+            if (twice) {
+                index(rec);
+            }
+        }
+
+        void index(Indexed rec) {
             Map<String, OwnerCollector.Dependent> entries = index.computeIfAbsent(rec.ownerKey(), k -> new HashMap<>());
             Obj owner = owners.get(rec.ownerKey());
             if (rec.entry() == null) {

@@ -67,6 +67,11 @@ public final class AgentConfig extends AbstractConfig {
         return getString(TOPIC_PREFIX) + "observed";
     }
 
+    /** Where an agent's child resources ({@link ChildWriter}) are written. */
+    public String desiredTopic() {
+        return getString(TOPIC_PREFIX) + "desired";
+    }
+
     public Set<String> kindsOverride() {
         return new HashSet<>(getList(KINDS));
     }

@@ -1,6 +1,7 @@
 package io.statesync.agent;
 
 import io.statesync.avro.Correction;
+import io.statesync.avro.DesiredState;
 import io.statesync.avro.ObservedState;
 import io.statesync.serde.AvroSerdes;
 import org.apache.kafka.common.serialization.Serde;
@@ -17,6 +18,10 @@ public final class AgentSerdes {
 
     public static Serde<ObservedState> observed(AgentConfig config) {
         return AvroSerdes.specific(ObservedState.class, config.serdeConfig(), false);
+    }
+
+    public static Serde<DesiredState> desired(AgentConfig config) {
+        return AvroSerdes.specific(DesiredState.class, config.serdeConfig(), false);
     }
 
     /** An agent for {@code resourceAgent} with clients over the project's serdes. */

@@ -1,6 +1,8 @@
 package io.statesync.simulator;
 
 import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -8,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.statesync.agent.AgentConfig;
 import io.statesync.agent.AgentSerdes;
+import io.statesync.agent.ChildWriter;
 import io.statesync.agent.StatesyncAgent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +26,8 @@ public final class SimulatedFleet implements AutoCloseable {
     private final FleetSimulator simulator;
     private final StatesyncAgent agent;
     private final ScheduledExecutorService drift;
+    /** Agents that run beside the simulator (the WebApp controller) and stop with it. */
+    private final List<AutoCloseable> companions = new CopyOnWriteArrayList<>();
     /** How often the simulated status moves on and its changes are reported. */
     private static final long STATUS_TICK_MS = 1_000;
 
@@ -49,6 +54,33 @@ public final class SimulatedFleet implements AutoCloseable {
         SimulatedFleet fleet = new SimulatedFleet(simulator, AgentSerdes.agent(simulator, agentConfig));
         fleet.start();
         return fleet;
+    }
+
+    /**
+     * {@link #start(Map)} for every kind but WebApp, plus a {@link WebAppAgent} that renders each WebApp's Deployment
+     * and Service, which the simulator then applies: the demo fleet of {@code statesync up}. {@code agent.kinds}, when
+     * set, names the simulator's kinds (default Deployment and Service).
+     */
+    public static SimulatedFleet startWithWebApps(Map<String, ?> props) {
+        Map<String, Object> fleetProps = new HashMap<>(props);
+        fleetProps.putIfAbsent(AgentConfig.KINDS, "Deployment,Service");
+        SimulatedFleet fleet = start(fleetProps);
+        Map<String, Object> webProps = new HashMap<>(props);
+        webProps.remove(AgentConfig.KINDS);
+        webProps.put(AgentConfig.REPORTER, orDefault(props, AgentConfig.REPORTER, "fleet-simulator") + "-webapps");
+        webProps.put(AgentConfig.GROUP_ID, orDefault(props, AgentConfig.GROUP_ID, "statesync-fleet-simulator") + "-webapps");
+        AgentConfig config = new AgentConfig(webProps);
+        ChildWriter children = ChildWriter.create(config, AgentSerdes.desired(config));
+        StatesyncAgent webapps = AgentSerdes.agent(new WebAppAgent(children), config);
+        fleet.companions.add(children);
+        fleet.companions.add(webapps);
+        webapps.start();
+        return fleet;
+    }
+
+    private static String orDefault(Map<String, ?> props, String key, String fallback) {
+        Object v = props.get(key);
+        return v == null ? fallback : v.toString();
     }
 
     public void start() {
@@ -91,6 +123,14 @@ public final class SimulatedFleet implements AutoCloseable {
     @Override
     public void close() {
         drift.shutdownNow();
+        // The WebApp agent first (it writes through its child writer), then the writer, then the simulator's agent.
+        for (int i = companions.size() - 1; i >= 0; i--) {
+            try {
+                companions.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("Stopping {} failed", companions.get(i), e);
+            }
+        }
         agent.close();
     }
 }

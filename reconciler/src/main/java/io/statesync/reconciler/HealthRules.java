@@ -16,7 +16,7 @@ import io.statesync.reconciler.internal.CompiledRules;
 public final class HealthRules extends CompiledRules<HealthRule> {
 
     /** The variables a health rule sees. */
-    public static final List<String> VARIABLES = List.of("desired", "observed", "resource");
+    public static final List<String> VARIABLES = List.of("desired", "observed", "resource", "children");
 
     /** How the message of a health that a failed rule gave starts. */
     public static final String FAILED = "health rule ";

@@ -9,7 +9,8 @@ import io.statesync.simulator.SimulatedFleet;
 import io.statesync.simulator.SimulatorConfig;
 
 /**
- * The demo agent of {@code statesync up}: the fleet simulator managing every kind, applying corrections with
+ * The demo agent of {@code statesync up}: a WebApp controller that renders each WebApp's Deployment and Service as
+ * its children, and the fleet simulator managing those (or the kinds {@code agent.kinds} names), applying corrections with
  * some latency and failures, drifting now and then, and reporting a run-time status (replicas becoming ready, a crash
  * loop now and then that recovers) that the seeded demo policy's health rules judge, so that the loop and every health
  * are visible without a real actuator.
@@ -39,6 +40,6 @@ final class DemoAgent {
                 props.put(k, v);
             }
         });
-        return SimulatedFleet.start(props);
+        return SimulatedFleet.startWithWebApps(props);
     }
 }

@@ -24,9 +24,11 @@ class DemoKindsTest {
 
         List<KindPolicy> policies = KindPolicySeeder.parse(file);
 
-        assertThat(policies).extracting(KindPolicy::getKind).containsExactly("WebApp");
+        assertThat(policies).extracting(KindPolicy::getKind).containsExactly("WebApp", "Deployment", "Service");
         assertThat(policies.get(0).getHealthRules()).extracting(r -> r.getStatus())
-            .containsExactly(HealthStatus.Degraded, HealthStatus.Suspended, HealthStatus.Progressing, HealthStatus.Healthy);
+            .containsExactly(HealthStatus.Suspended, HealthStatus.Degraded, HealthStatus.Progressing, HealthStatus.Healthy);
         assertThat(policies.get(0).getValidationRules()).isNotEmpty();
+        assertThat(policies.get(1).getHealthRules()).extracting(r -> r.getStatus())
+            .containsExactly(HealthStatus.Degraded, HealthStatus.Suspended, HealthStatus.Progressing, HealthStatus.Healthy);
     }
 }

@@ -45,8 +45,11 @@ final class BadRecords {
     }
 
     static final int DEEP_LEVELS = 10_000;
-    /** A DesiredState with a null spec ends in spec, expectedResourceVersion, patch and createOnly, one zero byte each. */
-    private static final int TRAILING_ZERO_BYTES = 4;
+    /**
+     * A DesiredState with a null spec ends in spec, expectedResourceVersion, patch, createOnly and ownerReferences (an
+     * empty array), one zero byte each.
+     */
+    private static final int TRAILING_ZERO_BYTES = 5;
     private static final List<String> INVALID_KEYS = List.of("", "no-slashes", "webApp/default/x", "WebApp/UPPER/x",
         "WebApp/default/", "WebApp//x", "WebApp/default/x/extra", "WebApp/default/" + "a".repeat(300), "WebApp/de fault/x");
 
@@ -138,6 +141,7 @@ final class BadRecords {
         out.put((byte) 0x00); // expectedResourceVersion: null
         out.put((byte) 0x00); // patch: null
         out.put((byte) 0x00); // createOnly: false
+        out.put((byte) 0x00); // ownerReferences: empty
         return Arrays.copyOf(out.array(), out.position());
     }
 

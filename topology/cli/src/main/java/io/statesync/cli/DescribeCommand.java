@@ -40,13 +40,18 @@ public final class DescribeCommand extends ClientCommand {
         if (!events.ok()) {
             return fail("describe " + key + " (events)", events);
         }
+        ApiClient.Response dependents = api.get(ApiClient.resourcePath(key) + "/dependents");
+        if (!dependents.ok()) {
+            return fail("describe " + key + " (dependents)", dependents);
+        }
         ObjectNode both = JsonNodeFactory.instance.objectNode();
         both.set("resource", resource.json());
         both.set("events", events.json().path("items"));
-        return print(both, b -> describe(b.get("resource"), b.get("events")));
+        both.set("dependents", dependents.json().path("items"));
+        return print(both, b -> describe(b.get("resource"), b.get("events"), b.get("dependents")));
     }
 
-    private void describe(JsonNode r, JsonNode events) {
+    private void describe(JsonNode r, JsonNode events, JsonNode dependents) {
         JsonNode m = r.path("metadata");
         JsonNode s = r.path("status");
         line("Name", m.path("name").asText());
@@ -58,6 +63,7 @@ public final class DescribeCommand extends ClientCommand {
         line("Labels", pairs(m.path("labels")));
         line("Annotations", pairs(m.path("annotations")));
         line("Finalizers", m.path("finalizers").isEmpty() ? "<none>" : m.path("finalizers").toString());
+        line("Controlled By", controller(m.path("ownerReferences")));
         line("Created", m.path("creationTimestamp").asText());
         if (m.hasNonNull("deletionTimestamp")) {
             line("Deleting since", m.path("deletionTimestamp").asText());
@@ -67,6 +73,8 @@ public final class DescribeCommand extends ClientCommand {
             JsonNode h = s.path("health");
             line("Health", h.path("status").asText() + (h.path("message").asText().isEmpty() ? "" : ": " + h.path("message").asText()));
         }
+        section("Owners", List.of("KIND", "NAME", "UID", "CONTROLLER", "BLOCKS DELETION"), owners(m.path("ownerReferences")));
+        section("Dependents", List.of("KIND", "NAME", "SYNC", "HEALTH", "CONTROLLER"), dependents(dependents));
         section("Conditions", List.of("TYPE", "STATUS", "REASON", "MESSAGE"), conditions(s.path("conditions")));
         lastCorrection(s.path("lastCorrection"));
         section("Events", List.of("LAST SEEN", "TYPE", "REASON", "COUNT", "MESSAGE"), events(events));
@@ -93,6 +101,30 @@ public final class DescribeCommand extends ClientCommand {
         }
         line("Last Correction", c.path("action").asText() + " (" + c.path("reason").asText() + "), generation "
             + c.path("generation").asText() + ", attempt " + c.path("attempt").asText() + ", command " + c.path("commandId").asText());
+    }
+
+    /** As kubectl: the controller owner's {@code Kind/name}. */
+    private static String controller(JsonNode refs) {
+        for (JsonNode ref : refs) {
+            if (ref.path("controller").asBoolean()) {
+                return ref.path("kind").asText() + "/" + ref.path("name").asText();
+            }
+        }
+        return "<none>";
+    }
+
+    private static List<List<String>> owners(JsonNode refs) {
+        List<List<String>> rows = new ArrayList<>();
+        refs.forEach(r -> rows.add(List.of(r.path("kind").asText(), r.path("name").asText(), r.path("uid").asText(),
+            r.path("controller").asText(), r.path("blockOwnerDeletion").asText())));
+        return rows;
+    }
+
+    private static List<List<String>> dependents(JsonNode items) {
+        List<List<String>> rows = new ArrayList<>();
+        items.forEach(d -> rows.add(List.of(d.path("kind").asText(), d.path("name").asText(), d.path("syncStatus").asText(),
+            d.path("health").path("status").asText(), d.path("controller").asText())));
+        return rows;
     }
 
     private static List<List<String>> conditions(JsonNode conditions) {

@@ -151,9 +151,21 @@ final class ResourceCommands {
         @Option(names = "--resource-version", description = "Only delete this version (compare-and-swap).")
         String resourceVersion;
 
+        @Option(names = "--cascade", defaultValue = "background", description = "What happens to the dependents, as "
+            + "kubectl's --cascade: background (deleted after the resource goes), foreground (deleted first; the resource "
+            + "waits for them) or orphan (they lose the reference and stay). Default ${DEFAULT-VALUE}.")
+        Cascade cascade;
+
+        enum Cascade { background, foreground, orphan }
+
         @Override
         ApiClient.Response send(ApiClient api) throws IOException {
-            return api.delete(ApiClient.resourcePath(key), resourceVersion);
+            String policy = switch (cascade) {
+                case background -> "Background";
+                case foreground -> "Foreground";
+                case orphan -> "Orphan";
+            };
+            return api.delete(ApiClient.resourcePath(key) + ApiClient.query(Map.of("propagationPolicy", policy)), resourceVersion);
         }
 
         @Override

@@ -39,6 +39,7 @@ public final class ReconcileMetrics {
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
     /** Per queue, per task, the keys with pending work as last measured; a gauge per queue sums the tasks. */
     private final Map<String, Map<String, AtomicLong>> queueDepths = new ConcurrentHashMap<>();
+    private final CollectorMetrics collector;
     private final AtomicLong inflight = new AtomicLong();
     /** Per task, the resources its store holds by series ("kind|syncStatus|health"); a gauge sums them. */
     private final Map<String, Map<String, AtomicLong>> resourceCounts = new ConcurrentHashMap<>();
@@ -50,11 +51,17 @@ public final class ReconcileMetrics {
 
     public ReconcileMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.collector = new CollectorMetrics(registry);
         this.staleObservations = Counter.builder("statesync_stale_observations_total")
             .description("Observed reports ignored as stale (older observedAt or another uid)").register(registry);
         Gauge.builder("statesync_inflight_corrections", inflight, AtomicLong::get)
             .description("Corrections issued and not yet converged or expired").register(registry);
         registerZeros();
+    }
+
+    /** The garbage collector's metrics, on the same registry. */
+    public CollectorMetrics collector() {
+        return collector;
     }
 
     public MeterRegistry registry() {

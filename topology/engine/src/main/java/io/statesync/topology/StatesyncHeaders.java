@@ -18,6 +18,11 @@ public final class StatesyncHeaders {
     public static final String COMMIT_REQUESTED = "statesync.commit.requested";
     /** CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion). */
     public static final String EXPECTED_RESOURCE_VERSION = "statesync.expected.resource.version";
+    /**
+     * What a delete (a tombstone) does to the resource's dependents: Background (the default), Foreground or Orphan,
+     * as Kubernetes' DeleteOptions.propagationPolicy.
+     */
+    public static final String PROPAGATION_POLICY = "statesync.propagation.policy";
 
     /** On statesync.resources: the fields a view indexes without decoding the value ({@link ResourceSummary}). */
     public static final String RESOURCE_SUMMARY = "statesync.resource.summary";

@@ -11,6 +11,8 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.CollectProcessor;
+import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
@@ -37,10 +39,18 @@ public final class StatesyncTopology {
     public static final String TIMER_STORE = "statesync-timers";
     public static final String REVISION_STORE = "statesync-revisions";
     public static final String KINDS_STORE = "statesync-kinds";
+    /** The dependents index of the owners a task holds: {@code ownerKey|dependentKey} to a {@link DependentRecord}. */
+    public static final String DEPENDENTS_STORE = "statesync-dependents";
 
     public static final String DESIRED_SOURCE = "desired-source";
     public static final String OBSERVED_SOURCE = "observed-source";
     public static final String KINDS_SOURCE = "kinds-source";
+    public static final String DEPENDENTS_SOURCE = "dependents-source";
+    public static final String COLLECT_SOURCE = "collect-source";
+    public static final String DEPENDENTS_INDEX = "dependents-index";
+    public static final String COLLECT = "collect";
+    public static final String DEPENDENTS_SINK = "dependents-sink";
+    public static final String COLLECT_SINK = "collect-sink";
     public static final String ADMISSION = "admission";
     public static final String OBSERVATION = "observation";
     public static final String KINDS_UPDATER = "kinds-updater";
@@ -78,26 +88,35 @@ public final class StatesyncTopology {
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
         t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
-        t.addStateStore(ReconcileStateStore.builder(STATE_STORE, serdes, config), ADMISSION, OBSERVATION);
+        t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
+        t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());
+        t.addProcessor(DEPENDENTS_INDEX, () -> new DependentsIndexProcessor(ctx), DEPENDENTS_SOURCE);
+        t.addProcessor(COLLECT, () -> new CollectProcessor(ctx), COLLECT_SOURCE);
+        String[] parents = {ADMISSION, OBSERVATION, DEPENDENTS_INDEX, COLLECT};
+        t.addStateStore(ReconcileStateStore.builder(STATE_STORE, serdes, config), parents);
         // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each
         // send one changelog record per commit instead of one per event.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(), bytes)
-            .withCachingEnabled(), ADMISSION, OBSERVATION);
+            .withCachingEnabled(), parents);
         // The revision counter (one key per task) and the kind policies (a few per kind) are too small for RocksDB:
         // in memory they restore from their compacted topics in a fetch or two, and a restart opens no RocksDB
         // instance for them, neither per task (each is opened twice, as Streams starts and at task assignment) nor for
         // the global store's bootstrap, which start() waits for.
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REVISION_STORE), Serdes.String(), Serdes.Long())
-            .withCachingEnabled(), ADMISSION, OBSERVATION);
+            .withCachingEnabled(), parents);
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEPENDENTS_STORE), Serdes.String(), bytes),
+            parents);
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(KINDS_STORE), Serdes.String(), bytes)
                 .withLoggingDisabled(),
             KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
             () -> new KindPolicyUpdater(ctx));
-        String[] parents = {ADMISSION, OBSERVATION};
         t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resource().serializer(), parents);
         t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(), serdes.correction().serializer(), parents);
         t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
         t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
+        t.addSink(DEPENDENTS_SINK, topics.dependents(), Serdes.String().serializer(), bytes.serializer(),
+            new OwnerKeyPartitioner(), parents);
+        t.addSink(COLLECT_SINK, topics.collect(), Serdes.String().serializer(), bytes.serializer(), parents);
         return t;
     }
 

@@ -11,16 +11,19 @@ import java.util.UUID;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.OwnerReference;
 import io.statesync.avro.PatchType;
 import io.statesync.avro.Resource;
 import io.statesync.avro.WritePatch;
 import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.GenerationRules;
 import io.statesync.reconciler.IncomingSpec;
+import io.statesync.reconciler.OwnerCollector;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
@@ -43,9 +46,13 @@ public final class WriteAdmission {
     public static final String INVALID = "Invalid";
     /** A spec that breaks one of the kind's validation rules; the message lists every failure. */
     public static final String VALIDATION_FAILED = "ValidationFailed";
+    /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
+    public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 
+    /** The apiVersion a reference gets when it names none: the only one statesync serves. */
+    private static final String OWNER_API_VERSION = "statesync.io/v1";
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers");
+    private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers", "ownerReferences");
 
     private WriteAdmission() {
     }
@@ -84,10 +91,15 @@ public final class WriteAdmission {
                 return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
             }
         }
+        List<String> badRefs = OwnerCollector.validate(AvroMapping.ownerRefs(effective.getOwnerReferences()));
+        if (!badRefs.isEmpty()) {
+            return new Refused(EventType.Invalid, INVALID_OWNER_REFERENCES, String.join("; ", badRefs));
+        }
         IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(effective.getSpec()), effective.getLabels(),
             effective.getAnnotations(), effective.getFinalizers());
         StoredSpec stored = current == null ? null : storedSpec(current);
-        AdmissionOutcome outcome = GenerationRules.admit(stored, incoming, policy.strictTyping());
+        AdmissionOutcome outcome = withOwnerChanges(GenerationRules.admit(stored, incoming, policy.strictTyping()),
+            current, effective);
         if (current != null && current.getMetadata().getDeletionTimestamp() != null
             && outcome instanceof AdmissionOutcome.SpecChanged) {
             return new Refused(EventType.Invalid, INVALID, "the resource is being deleted; only its metadata (finalizers) may change");
@@ -109,6 +121,14 @@ public final class WriteAdmission {
         List<String> failures = policy.validationRules().validate(incoming.spec(), stored == null ? null : stored.spec(),
             stored != null);
         return failures.isEmpty() ? null : new Refused(EventType.Invalid, VALIDATION_FAILED, String.join("; ", failures));
+    }
+
+    /** A write that only changes the owner references changes the metadata, and keeps the generation. */
+    private static AdmissionOutcome withOwnerChanges(AdmissionOutcome outcome, Resource current, DesiredState effective) {
+        if (outcome instanceof AdmissionOutcome.NoOp && !current.getMetadata().getOwnerReferences().equals(effective.getOwnerReferences())) {
+            return new AdmissionOutcome.MetadataChanged(outcome.generation());
+        }
+        return outcome;
     }
 
     /** Decides a delete: the precondition, then whether there is anything to delete. Null means accepted. */
@@ -137,6 +157,7 @@ public final class WriteAdmission {
         meta.set("labels", MAPPER.valueToTree(m.getLabels()));
         meta.set("annotations", MAPPER.valueToTree(m.getAnnotations()));
         meta.set("finalizers", MAPPER.valueToTree(m.getFinalizers()));
+        meta.set("ownerReferences", ownerReferencesJson(m.getOwnerReferences()));
         n.set("spec", Values.toJson(r.getSpec()));
         return n;
     }
@@ -157,7 +178,7 @@ public final class WriteAdmission {
             old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
             outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
             old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
-            List.copyOf(d.getFinalizers()));
+            List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()));
         return new Resource(meta, d.getSpec(),
             current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
     }
@@ -185,10 +206,41 @@ public final class WriteAdmission {
         try {
             return DesiredState.newBuilder(request).setPatch(null).setLabels(strings(meta.get("labels"), "labels"))
                 .setAnnotations(strings(meta.get("annotations"), "annotations"))
-                .setFinalizers(list(meta.get("finalizers"))).setSpec(Values.fromJson(after.get("spec"))).build();
+                .setFinalizers(list(meta.get("finalizers"))).setOwnerReferences(ownerReferences(meta.get("ownerReferences")))
+                .setSpec(Values.fromJson(after.get("spec"))).build();
         } catch (IllegalArgumentException e) {
             throw new JsonPatches.PatchException(false, e.getMessage());
         }
+    }
+
+    /** References in the REST API's shape: Kubernetes' field names. */
+    public static ArrayNode ownerReferencesJson(List<OwnerReference> refs) {
+        ArrayNode out = MAPPER.createArrayNode();
+        for (OwnerReference r : refs) {
+            out.addObject().put("apiVersion", r.getApiVersion()).put("kind", r.getKind()).put("name", r.getName())
+                .put("uid", r.getUid()).put("controller", r.getController()).put("blockOwnerDeletion", r.getBlockOwnerDeletion());
+        }
+        return out;
+    }
+
+    /** References from the REST API's shape; absent or null is none. Throws IllegalArgumentException on a wrong shape. */
+    public static List<OwnerReference> ownerReferences(JsonNode n) {
+        List<OwnerReference> out = new ArrayList<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (!n.isArray()) {
+            throw new IllegalArgumentException("metadata.ownerReferences must be an array");
+        }
+        for (JsonNode item : n) {
+            if (!item.isObject()) {
+                throw new IllegalArgumentException("metadata.ownerReferences must be an array of objects");
+            }
+            out.add(new OwnerReference(item.path("apiVersion").asText(OWNER_API_VERSION), item.path("kind").asText(""),
+                item.path("name").asText(""), item.path("uid").asText(""), item.path("controller").asBoolean(false),
+                item.path("blockOwnerDeletion").asBoolean(false)));
+        }
+        return out;
     }
 
     private static JsonNode requireObject(JsonNode document) {

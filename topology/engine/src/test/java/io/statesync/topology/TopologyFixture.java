@@ -149,6 +149,13 @@ public final class TopologyFixture implements AutoCloseable {
         observed.pipeInput(new TestRecord<>(key, o, now));
     }
 
+    /** A delete that asks for {@code policy} (Background, Foreground, Orphan) for the resource's dependents. */
+    void deleteDesired(String key, String policy) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(StatesyncHeaders.PROPAGATION_POLICY, policy.getBytes(StandardCharsets.UTF_8));
+        desired.pipeInput(new TestRecord<>(key, null, h, now));
+    }
+
     void observeTombstone(String key) {
         observed.pipeInput(new TestRecord<>(key, null, now));
     }

@@ -30,6 +30,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.rest.internal.AdmissionClient;
 import io.statesync.rest.internal.AnsweredWrites;
 import io.statesync.rest.internal.BulkApi;
+import io.statesync.rest.internal.DependentsApi;
 import io.statesync.rest.internal.EventsApi;
 import io.statesync.rest.internal.WriteApi;
 import io.statesync.rest.internal.JsonErrorHandler;
@@ -229,6 +230,7 @@ public final class RestServer {
         routes.get(RES + "/diff", resources::diff);
         routes.get(RES + "/diagnosis", resources::diagnosis);
         routes.get(RES + "/events", new EventsApi(events)::list);
+        routes.get(RES + "/dependents", new DependentsApi(view)::list);
         routes.get("/api/v1/watch", watch::handle);
         routes.get("/api/v1/kinds", kinds::list);
         routes.get("/api/v1/kinds/{kind}", kinds::get);

@@ -317,4 +317,90 @@ class CliIT {
         }
         return held;
     }
+
+    /** Applies an owner and two dependents in a fresh namespace; returns the namespace. */
+    private static String ownerWithChildren(Path dir) throws IOException {
+        String ns = "own-" + UUID.randomUUID().toString().substring(0, 6);
+        Run owner = cli("apply", "--no-progress", "-f", yaml(dir, "apiVersion: statesync.io/v1\nkind: WebApp\nmetadata:\n  name: shop\n"
+            + "  namespace: " + ns + "\nspec:\n  image: nginx:1.20\n").toString());
+        assertThat(owner.exit()).as(owner.err()).isZero();
+        String uid = new ApiClient(server, TOKEN).get("/api/v1/resources/WebApp/" + ns + "/shop").json()
+            .path("metadata").path("uid").asText();
+        StringBuilder docs = new StringBuilder();
+        for (String kind : List.of("Deployment", "Service")) {
+            docs.append("---\napiVersion: statesync.io/v1\nkind: ").append(kind).append("\nmetadata:\n  name: shop-")
+                .append(kind.toLowerCase()).append("\n  namespace: ").append(ns).append("\n  ownerReferences:\n")
+                .append("  - {apiVersion: statesync.io/v1, kind: WebApp, name: shop, uid: ").append(uid)
+                .append(", controller: true, blockOwnerDeletion: true}\nspec:\n  replicas: 2\n");
+        }
+        Run children = cli("apply", "--no-progress", "-f", yaml(dir, docs.toString()).toString());
+        assertThat(children.exit()).as(children.err()).isZero();
+        return ns;
+    }
+
+    @Test
+    void shouldShowTheOwnershipTreeAndTheOwnersAndDependentsInDescribe(@TempDir Path dir) throws IOException {
+        String ns = ownerWithChildren(dir);
+
+        Run tree = cli("tree", "WebApp/" + ns + "/shop");
+        Run child = cli("describe", "Deployment/" + ns + "/shop-deployment");
+        Run owner = cli("describe", "WebApp/" + ns + "/shop");
+
+        assertThat(tree.exit()).as(tree.err()).isZero();
+        assertThat(tree.out()).startsWith("WebApp/" + ns + "/shop  ")
+            .contains("├── Deployment/" + ns + "/shop-deployment  ").contains("└── Service/" + ns + "/shop-service  ");
+        assertThat(child.out()).containsPattern("Controlled By:\\s+WebApp/shop");
+        assertThat(owner.out()).contains("Dependents:").containsPattern("Deployment\\s+shop-deployment")
+            .containsPattern("Service\\s+shop-service");
+    }
+
+    @Test
+    void shouldKeepTheDependentsWithoutTheirReferenceWhenDeletingWithCascadeOrphan(@TempDir Path dir) throws IOException {
+        String ns = ownerWithChildren(dir);
+
+        Run delete = cli("delete", "--cascade=orphan", "WebApp/" + ns + "/shop");
+
+        assertThat(delete.exit()).as(delete.err()).isZero();
+        ApiClient api = new ApiClient(server, TOKEN);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(api.get("/api/v1/resources/WebApp/" + ns + "/shop").status()).isEqualTo(404);
+            ApiClient.Response dep = api.get("/api/v1/resources/Deployment/" + ns + "/shop-deployment");
+            assertThat(dep.status()).as(dep.body()).isEqualTo(200);
+            assertThat(dep.json().path("metadata").has("ownerReferences")).as(dep.body()).isFalse();
+            assertThat(dep.json().path("metadata").path("deletionTimestamp").isTextual()).as(dep.body()).isFalse();
+        });
+    }
+
+    @Test
+    void shouldCollectTheDependentsOfADeleteWithAForegroundDeleteOptionsBody(@TempDir Path dir) throws IOException {
+        String ns = ownerWithChildren(dir);
+        ApiClient api = new ApiClient(server, TOKEN);
+
+        ApiClient.Response bad = api.send("DELETE", "/api/v1/resources/WebApp/" + ns + "/shop?propagationPolicy=Sideways",
+            null, null, Map.of());
+        ApiClient.Response ok = api.send("DELETE", "/api/v1/resources/WebApp/" + ns + "/shop",
+            "{\"kind\":\"DeleteOptions\",\"propagationPolicy\":\"Foreground\"}", "application/json", Map.of());
+
+        assertThat(bad.status()).isEqualTo(422);
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(api.get("/api/v1/resources/Deployment/" + ns + "/shop-deployment").status()).isEqualTo(404);
+            assertThat(api.get("/api/v1/resources/Service/" + ns + "/shop-service").status()).isEqualTo(404);
+            assertThat(api.get("/api/v1/resources/WebApp/" + ns + "/shop").status()).isEqualTo(404);
+        });
+    }
+
+    @Test
+    void shouldRefuseTwoControllerOwnersWith422() throws IOException {
+        ApiClient api = new ApiClient(server, TOKEN);
+        String body = "{\"metadata\":{\"ownerReferences\":["
+            + "{\"kind\":\"WebApp\",\"name\":\"a\",\"uid\":\"1\",\"controller\":true},"
+            + "{\"kind\":\"WebApp\",\"name\":\"b\",\"uid\":\"2\",\"controller\":true}]},\"spec\":{}}";
+
+        ApiClient.Response r = api.send("PUT", "/api/v1/resources/Deployment/default/two-controllers", body,
+            "application/json", Map.of());
+
+        assertThat(r.status()).as(r.body()).isEqualTo(422);
+        assertThat(r.body()).contains("only one reference can have controller set to true");
+    }
 }

@@ -93,7 +93,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
         ObjectMeta meta = new ObjectMeta(d.getKind(), d.getNamespace(), d.getName(),
             old == null ? UUID.randomUUID().toString() : old.getUid(), "", old == null ? 1 : old.getGeneration() + 1,
             old == null ? now : old.getCreationTimestamp(), null, Map.copyOf(d.getLabels()),
-            Map.copyOf(d.getAnnotations()), List.copyOf(d.getFinalizers()));
+            Map.copyOf(d.getAnnotations()), List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()));
         ResourceStatus before = previous == null ? ResourceStatus.newBuilder().build() : previous.getStatus();
         Resource r = new Resource(meta, d.getSpec(), before);
         ObservedState o = st.getObserved();

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
+import io.statesync.reconciler.Propagation;
 import io.statesync.topology.StatesyncHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -22,6 +23,8 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
+    /** {@link #output} with the dependents index kept from what it publishes: what the engine writes to. */
+    private ReconcileEngine.Output out;
     /** Zero when commits on request are off. */
     private long commitGapMs;
     private long lastCommitRequestMs;
@@ -37,6 +40,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
+        this.out = engine.ownership().wrap(output);
         // One processor per task counts the task's resources: the admission, which also owns the task's timer.
         engine.recountResources();
         this.commitGapMs = ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
@@ -44,11 +48,11 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
             context.schedule(Duration.ofMillis(commitGapMs), PunctuationType.WALL_CLOCK_TIME, this::commitAwaitedWrites);
         }
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
-        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, output));
+        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, out));
         if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
             // Both processors' pending keys live in the task's state store, so this one batch serves the whole task.
             Duration batch = Duration.ofMillis(ctx.config().getLong(AppConfig.RECONCILE_BATCH_INTERVAL_MS));
-            context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, output));
+            context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, out));
         }
     }
 
@@ -68,14 +72,17 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         if (result instanceof InputDecoder.Bad<DesiredState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
-            engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, output);
+            engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, out);
             requestCommitIfAsked(record);
             return;
         }
         InputDecoder.Ok<DesiredState> ok = (InputDecoder.Ok<DesiredState>) result;
         String deleteExpected = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.EXPECTED_RESOURCE_VERSION);
+        // A producer's unknown policy deletes in the background, the default; the REST API refuses one with 400.
+        Propagation propagation = Propagation.parse(StatesyncHeaders.lastString(record.headers(),
+            StatesyncHeaders.PROPAGATION_POLICY)).orElse(Propagation.Background);
         engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(), requestId, deleteExpected,
-            record.timestamp()), now, output);
+            record.timestamp(), propagation), now, out);
         requestCommitIfAsked(record);
     }
 

@@ -13,6 +13,7 @@ import io.statesync.avro.FieldOp;
 import io.statesync.avro.FieldOpType;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
+import io.statesync.avro.OwnerReference;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
@@ -29,6 +30,7 @@ import io.statesync.reconciler.LastCorrection;
 import io.statesync.reconciler.ApplyFailure;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
+import io.statesync.reconciler.OwnerRef;
 import io.statesync.reconciler.PatchOp;
 import io.statesync.reconciler.Reason;
 import io.statesync.reconciler.StatusView;
@@ -43,6 +45,28 @@ import io.statesync.schemas.Values;
 public final class AvroMapping {
 
     private AvroMapping() {
+    }
+
+    /** The schema's owner references as the reconciler's. */
+    public static List<OwnerRef> ownerRefs(List<OwnerReference> refs) {
+        if (refs.isEmpty()) {
+            return List.of();
+        }
+        List<OwnerRef> out = new ArrayList<>(refs.size());
+        for (OwnerReference r : refs) {
+            out.add(new OwnerRef(r.getApiVersion(), r.getKind(), r.getName(), r.getUid(), r.getController(),
+                r.getBlockOwnerDeletion()));
+        }
+        return out;
+    }
+
+    /** The reconciler's owner references as the schema's. */
+    public static List<OwnerReference> ownerReferences(List<OwnerRef> refs) {
+        List<OwnerReference> out = new ArrayList<>(refs.size());
+        for (OwnerRef r : refs) {
+            out.add(new OwnerReference(r.apiVersion(), r.kind(), r.name(), r.uid(), r.controller(), r.blockOwnerDeletion()));
+        }
+        return out;
     }
 
     public static Object tree(Value v) {
@@ -151,6 +175,12 @@ public final class AvroMapping {
      * (the metadata and the sync status).
      */
     public static Map<String, Object> healthVariables(Resource r, ObservedState o, SyncStatus syncStatus) {
+        return healthVariables(r, o, syncStatus, List.of());
+    }
+
+    /** {@code children}: the resource's dependents as its task's index knows them, {kind, name, syncStatus, health}. */
+    public static Map<String, Object> healthVariables(Resource r, ObservedState o, SyncStatus syncStatus,
+                                                      List<Map<String, Object>> children) {
         Map<String, Object> observed = new HashMap<>();
         observed.put("state", o == null ? null : frozenTree(o.getState()));
         observed.put("status", o == null || o.getStatus() == null ? Map.of() : frozenTree(o.getStatus()));
@@ -177,6 +207,7 @@ public final class AvroMapping {
         vars.put("desired", frozenTree(r.getSpec()));
         vars.put("observed", observed);
         vars.put("resource", resource);
+        vars.put("children", children);
         return vars;
     }
 

@@ -19,6 +19,7 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.CorrectionPlanner;
+import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ReconcileMetrics;
@@ -41,11 +42,16 @@ final class ReconcileEngine {
         void correction(String key, io.statesync.avro.Correction correction, long timestamp);
 
         void event(String key, io.statesync.avro.ReconcileEvent event, long timestamp);
+
+        /** A deletion completed: {@code last} was the stored Resource, and the key's tombstone goes out. */
+        default void deleted(String key, Resource last, long timestamp) {
+            resource(key, null, timestamp);
+        }
     }
 
-    /** One admission request: a desired write, or a delete when {@code desired} is null. */
+    /** One admission request: a desired write, or a delete when {@code desired} is null (with its propagation). */
     record Write(String key, ResourceKey resourceKey, DesiredState desired, String requestId, String deleteExpectedVersion,
-                 long eventTime) {
+                 long eventTime, Propagation propagation) {
     }
 
     private final TopologyContext ctx;
@@ -61,25 +67,66 @@ final class ReconcileEngine {
 
     private final boolean coalesce;
     private final String task;
+    private final Ownership ownership;
     private String resyncCursor;
 
-    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task) {
+    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task,
+                    Ownership ownership) {
         this.ctx = ctx;
+        this.ownership = ownership;
         this.stores = stores;
         this.policies = policies;
         this.events = new Events();
         this.task = task;
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task);
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children);
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
     }
 
-    static ReconcileEngine create(TopologyContext ctx, ProcessorContext<?, ?> pc) {
+    static ReconcileEngine create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
         PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
             ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
         return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
-            pc.taskId().toString());
+            pc.taskId().toString(), new Ownership(pc, ctx.metrics().collector()));
+    }
+
+    Ownership ownership() {
+        return ownership;
+    }
+
+    String task() {
+        return task;
+    }
+
+    /** The key's decoded state; a caller that changes it reconciles it ({@link #reconcileChanged}). */
+    ReconcileState state(String key) {
+        return stores.get(key);
+    }
+
+    /** Reconciles a key whose stored Resource the caller changed (the collector: references, finalizers). */
+    void reconcileChanged(String key, ReconcileState st, long now, Output out) {
+        step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), true, out);
+    }
+
+    /** Reconciles a key whose dependents changed, so that health rules over {@code children} see them. */
+    void reconcile(String key, long now, Output out) {
+        ReconcileState st = stores.get(key);
+        if (st != null && st.getResource() != null) {
+            step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), false, out);
+        }
+    }
+
+    /** Takes a finalizer off a stored resource and reconciles it, which completes a deletion nothing else holds. */
+    void dropFinalizer(String key, String finalizer, long now, Output out) {
+        ReconcileState st = stores.get(key);
+        if (st == null || st.getResource() == null || !st.getResource().getMetadata().getFinalizers().contains(finalizer)) {
+            return;
+        }
+        List<String> rest = new java.util.ArrayList<>(st.getResource().getMetadata().getFinalizers());
+        rest.remove(finalizer);
+        st.getResource().getMetadata().setFinalizers(rest);
+        reconcileChanged(key, st, now, out);
     }
 
     /**
@@ -158,6 +205,7 @@ final class ReconcileEngine {
             step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
         }
         st.setResource(WriteAdmission.admitted(current, accepted, now));
+        ownership.referencesChanged(w.key(), current, st.getResource(), now);
         st.setDesiredDeleted(false);
         if (!(outcome instanceof AdmissionOutcome.MetadataChanged)) {
             st.setDesiredWrittenAt(w.eventTime());
@@ -196,6 +244,7 @@ final class ReconcileEngine {
             return;
         }
         current.getMetadata().setDeletionTimestamp(Instant.ofEpochMilli(now));
+        ownership.deleting(w.key(), current, w.propagation(), now);
         st.setDesiredDeleted(true);
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
         Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);

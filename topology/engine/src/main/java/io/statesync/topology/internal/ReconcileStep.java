@@ -4,7 +4,9 @@ package io.statesync.topology.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -53,9 +55,13 @@ final class ReconcileStep {
     private final StepEvents stepEvents;
     /** The task whose resources this step counts in statesync_resources. */
     private final String task;
+    /** A key's dependents for the health rules' {@code children}, read only for a kind that has rules. */
+    private final Function<String, List<Map<String, Object>>> children;
 
-    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task) {
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task,
+                  Function<String, List<Map<String, Object>>> children) {
         this.task = task;
+        this.children = children;
         this.stores = stores;
         this.planner = planner;
         this.metrics = metrics;
@@ -84,13 +90,12 @@ final class ReconcileStep {
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = planner.plan(in, merge);
-        SyncStatus before = AvroMapping.sameName(res.getStatus().getSyncStatus(), SyncStatus.class);
         Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
             : null;
         StatusView prev = AvroMapping.statusView(res.getStatus());
-        StatusView next = health(st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
+        StatusView next = health(key, st, res, policy, observed, prev, StatusCalculator.compute(prev, in, decision, merge), now);
         Resource emitted = isDeletionComplete(res, observed)
-            ? completeDeletion(key, st, res, policy, before, now, out)
+            ? completeDeletion(key, st, res, policy, resourceChanged, now, out)
             : publishAndAnnounce(key, st, res, new Outcome(decision, merge, issued, prev, next), resourceChanged, now, out);
         if (decision instanceof Decision.InSync) {
             // A finished correction must not look outstanding to the planner when the same drift comes back later;
@@ -129,11 +134,11 @@ final class ReconcileStep {
      * Judges the health on every reconcile (observation, write, timer), apart from the sync status. The rules'
      * variables are built only for a kind that has rules.
      */
-    private static StatusView health(ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
-                                     StatusView prev, StatusView next, Instant now) {
+    private StatusView health(String key, ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
+                              StatusView prev, StatusView next, Instant now) {
         ObservedState o = st.getObserved();
         HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o),
-            () -> AvroMapping.healthVariables(res, o, next.syncStatus()));
+            () -> AvroMapping.healthVariables(res, o, next.syncStatus(), children.apply(key)));
         HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
         return HealthCalculator.withHealth(prev, next, health);
     }
@@ -308,12 +313,13 @@ final class ReconcileStep {
         return deleting && !observed.isPresent();
     }
 
-    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy, SyncStatus before,
-                                      Instant now, ReconcileEngine.Output out) {
+    private Resource completeDeletion(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
+                                      boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
         List<String> remaining = GenerationRules.finalizersAfterObservedDeletion(res.getMetadata().getFinalizers(), policy);
         long ts = now.toEpochMilli();
         if (!remaining.isEmpty() && !isOrphanPlaceholder(res)) {
-            if (remaining.equals(res.getMetadata().getFinalizers())) {
+            // A finalizer that is not statesync's holds the Resource; one just changed (its deletion requested) is shown.
+            if (remaining.equals(res.getMetadata().getFinalizers()) && !resourceChanged) {
                 return null;
             }
             res.getMetadata().setFinalizers(remaining);
@@ -321,7 +327,7 @@ final class ReconcileStep {
             out.resource(key, res, ts);
             return res;
         }
-        out.resource(key, null, ts);
+        out.deleted(key, res, ts);
         out.event(key, events.about(EventType.Normal, "Deleted", "deletion completed", res, null, ts), ts);
         if (isOutstanding(res.getStatus())) {
             metrics.inflightDelta(-1);

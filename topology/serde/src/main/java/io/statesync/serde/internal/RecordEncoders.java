@@ -13,6 +13,7 @@ import io.statesync.avro.FieldOp;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ApplyError;
+import io.statesync.avro.OwnerReference;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
@@ -38,10 +39,10 @@ import org.apache.avro.io.Encoder;
 final class RecordEncoders {
 
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
-    static final long RESOURCE_FINGERPRINT = 8642363665167449812L;
+    static final long RESOURCE_FINGERPRINT = -6936502303658656743L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 4564129052645942112L;
-    static final long RECONCILE_STATE_FINGERPRINT = -4623456141755893313L;
+    static final long RECONCILE_STATE_FINGERPRINT = -6766782990012927241L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -170,6 +171,16 @@ final class RecordEncoders {
         writeTextMap(m.getLabels(), out);
         writeTextMap(m.getAnnotations(), out);
         writeTextList(m.getFinalizers(), out);
+        writeList(m.getOwnerReferences(), RecordEncoders::writeOwnerReference, out);
+    }
+
+    private static void writeOwnerReference(OwnerReference r, Encoder out) throws IOException {
+        writeText(r.getApiVersion(), out);
+        writeText(r.getKind(), out);
+        writeText(r.getName(), out);
+        writeText(r.getUid(), out);
+        out.writeBoolean(r.getController());
+        out.writeBoolean(r.getBlockOwnerDeletion());
     }
 
     private static void writeStatus(ResourceStatus s, Encoder out, ValueWriter values) throws IOException {

@@ -111,8 +111,15 @@ public final class AdmissionClient implements AutoCloseable {
         }
     }
 
-    /** One write to admit: a desired state, or with {@code desired == null} a delete tombstone. */
-    public record Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
+    /**
+     * One write to admit: a desired state, or with {@code desired == null} a delete tombstone, whose propagation policy
+     * (null: Background) says what happens to the resource's dependents.
+     */
+    public record Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion,
+                             String propagationPolicy) {
+        public Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
+            this(key, desired, requestId, deleteExpectedVersion, null);
+        }
     }
 
     /** An admission answer, or the error that stood in for one (a timeout, a failed send). */
@@ -125,7 +132,12 @@ public final class AdmissionClient implements AutoCloseable {
      * @throws ApiError 503 while the reply consumer is not ready, 504 when no answer arrives in admission.timeout.ms
      */
     public ReconcileEvent submit(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
-        Answer a = submitAll(List.of(new Submission(key, desired, requestId, deleteExpectedVersion))).get(0);
+        return submit(new Submission(key, desired, requestId, deleteExpectedVersion));
+    }
+
+    /** {@link #submit(String, DesiredState, String, String)} of one submission. */
+    public ReconcileEvent submit(Submission submission) {
+        Answer a = submitAll(List.of(submission)).get(0);
         if (a.error() != null) {
             throw a.error();
         }
@@ -192,6 +204,9 @@ public final class AdmissionClient implements AutoCloseable {
         String expected = w.deleteExpectedVersion();
         if (w.desired() == null && expected != null && !expected.isEmpty()) {
             rec.headers().add(StatesyncHeaders.EXPECTED_RESOURCE_VERSION, StatesyncHeaders.utf8(expected));
+        }
+        if (w.desired() == null && w.propagationPolicy() != null) {
+            rec.headers().add(StatesyncHeaders.PROPAGATION_POLICY, StatesyncHeaders.utf8(w.propagationPolicy()));
         }
         return rec;
     }

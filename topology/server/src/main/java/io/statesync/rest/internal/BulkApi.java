@@ -14,6 +14,7 @@ import io.statesync.avro.PatchType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.WritePatch;
 import io.statesync.config.AppConfig;
+import io.statesync.reconciler.Propagation;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.ResourceKey;
 
@@ -41,7 +42,11 @@ public final class BulkApi {
     }
 
     /** One document of the request, parsed: the write to submit, or the error that refused it before admission. */
-    private record Item(ResourceKey key, DesiredState desired, boolean delete, String expected, ApiError error) {
+    private record Item(ResourceKey key, DesiredState desired, boolean delete, String expected, ApiError error,
+                        String propagation) {
+        Item(ResourceKey key, DesiredState desired, boolean delete, String expected, ApiError error) {
+            this(key, desired, delete, expected, error, null);
+        }
     }
 
     public void bulk(Context ctx) throws InterruptedException {
@@ -67,7 +72,7 @@ public final class BulkApi {
         for (Item it : items) {
             if (it.error() == null) {
                 writes.add(new AdmissionClient.Submission(it.key().toString(), it.delete() ? null : it.desired(),
-                    UUID.randomUUID().toString(), it.delete() ? it.expected() : null));
+                    UUID.randomUUID().toString(), it.delete() ? it.expected() : null, it.propagation()));
             }
         }
         List<AdmissionClient.Answer> answers = writes.isEmpty() ? List.of() : admission.submitAll(writes);
@@ -117,7 +122,7 @@ public final class BulkApi {
         return out;
     }
 
-    /** One document: {@code {"op": "put"|"create"|"patch"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json"}}. */
+    /** One document: {@code {"op": "put"|"create"|"patch"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json", "propagationPolicy": "Background"|"Foreground"|"Orphan"}}. */
     private static Item parse(JsonNode doc) {
         ResourceKey key = null;
         try {
@@ -135,12 +140,20 @@ public final class BulkApi {
                     yield new Item(key, d, false, expected, null);
                 }
                 case "patch" -> new Item(key, patchOf(key, doc, expected), false, expected, null);
-                case "delete" -> new Item(key, null, true, expected, null);
+                case "delete" -> new Item(key, null, true, expected, null, propagation(doc.path("propagationPolicy")));
                 default -> throw ApiError.badRequest("op must be put, create, patch or delete, not '" + op + "'");
             };
         } catch (ApiError e) {
             return new Item(key, null, false, null, e);
         }
+    }
+
+    /** A delete item's propagationPolicy, as the DELETE endpoint takes it; absent is Background. */
+    private static String propagation(JsonNode given) {
+        String name = given.isTextual() ? given.asText() : null;
+        return Propagation.parse(name).filter(p -> name == null || p.name().equals(name)).map(Propagation::name)
+            .orElseThrow(() -> ApiError.unprocessable("propagationPolicy must be Background, Foreground or Orphan, not '"
+                + name + "'"));
     }
 
     private static DesiredState patchOf(ResourceKey key, JsonNode doc, String expected) {

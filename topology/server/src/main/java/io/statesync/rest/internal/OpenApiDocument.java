@@ -43,11 +43,13 @@ public final class OpenApiDocument {
             + "kind's validation rules; ?dryRun=All writes nothing.", true, List.of(201, 400, 409, 413, 415, 422, 503, 504)),
         new Operation("PATCH", RES, "Patch applied by admission to the stored object: JSON merge patch "
             + "(application/merge-patch+json) or JSON patch (application/json-patch+json) of spec and metadata labels, "
-            + "annotations, finalizers. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
+            + "annotations, finalizers, ownerReferences. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
             + "422 when a JSON patch does not apply or the result breaks the kind's validation rules; ?dryRun=All writes nothing.",
             true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
         new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional; "
-            + "?dryRun=All writes nothing.", true, List.of(200, 400, 404, 409, 503, 504)),
+            + "?propagationPolicy=Background|Foreground|Orphan (or a DeleteOptions body's propagationPolicy) says what "
+            + "happens to the dependents, 422 for another value; ?dryRun=All writes nothing.",
+            true, List.of(200, 400, 404, 409, 422, 503, 504)),
         new Operation("POST", "/api/v1/bulk", "Many writes in one request: {kind: BulkWrite, items: [{op: put|create|patch|delete, "
             + "object, patch, patchType: merge|json}]}, at most bulk.max.items. Each item has its own precondition "
             + "(object.metadata.resourceVersion) and its own result {index, key, code, reason, object | error}; partial "
@@ -56,6 +58,8 @@ public final class OpenApiDocument {
             + "patch, and the observed state last reported.", false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Sync status, health, generation lag, unhealthy conditions, stuck corrections and hints.", false,
             List.of(200, 400, 404, 503)),
+        new Operation("GET", RES + "/dependents", "The resources in the namespace whose metadata.ownerReferences name this "
+            + "one, with their reference, sync status and health.", false, List.of(200, 400, 503)),
         new Operation("GET", RES + "/events", "The resource's events, newest first, repeats aggregated with count, "
             + "firstTimestamp and lastTimestamp (events.max.per.resource, events.max.age.ms).", false, List.of(200, 400, 503)),
         new Operation("GET", "/api/v1/watch", "Server-Sent Events (filters as the list's: kind, namespace, labelSelector, syncStatus, health): ADDED, MODIFIED, "

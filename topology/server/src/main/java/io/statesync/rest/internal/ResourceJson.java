@@ -29,6 +29,7 @@ import io.statesync.reconciler.FieldPath;
 import io.statesync.rest.ApiError;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.WriteAdmission;
 
 /** The Kubernetes-like JSON form of a {@link Resource}, and the parsing of a PUT body into a {@link DesiredState}. */
 public final class ResourceJson {
@@ -77,6 +78,9 @@ public final class ResourceJson {
         n.set("labels", MAPPER.valueToTree(new java.util.TreeMap<>(m.getLabels())));
         n.set("annotations", MAPPER.valueToTree(new java.util.TreeMap<>(m.getAnnotations())));
         n.set("finalizers", MAPPER.valueToTree(m.getFinalizers()));
+        if (!m.getOwnerReferences().isEmpty()) {
+            n.set("ownerReferences", WriteAdmission.ownerReferencesJson(m.getOwnerReferences()));
+        }
         return n;
     }
 
@@ -208,12 +212,21 @@ public final class ResourceJson {
         try {
             return DesiredState.newBuilder().setApiVersion(API_VERSION).setKind(key.kind()).setNamespace(key.namespace())
                 .setName(key.name()).setLabels(stringMap(meta, "labels")).setAnnotations(stringMap(meta, "annotations"))
-                .setFinalizers(strings(meta, "finalizers")).setSpec(Values.fromJson(body.get("spec")))
+                .setFinalizers(strings(meta, "finalizers")).setOwnerReferences(ownerReferences(meta))
+                .setSpec(Values.fromJson(body.get("spec")))
                 .setExpectedResourceVersion(expectedResourceVersion == null || expectedResourceVersion.isEmpty()
                     ? null : expectedResourceVersion)
                 .build();
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest("spec: " + e.getMessage());
+        }
+    }
+
+    private static List<io.statesync.avro.OwnerReference> ownerReferences(JsonNode meta) {
+        try {
+            return WriteAdmission.ownerReferences(meta.get("ownerReferences"));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
         }
     }
 

@@ -22,6 +22,7 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Differ;
 import io.statesync.reconciler.FieldDiff;
+import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.ResourceKey;
@@ -116,13 +117,15 @@ public final class WriteApi implements DryRunner {
         if (expected == null) {
             expected = ctx.queryParam("resourceVersion");
         }
+        Propagation propagation = propagationPolicy(ctx);
         String version;
         String reason;
         if (dryRun(ctx)) {
             version = delete(key, expected).object().path("metadata").path("resourceVersion").asText();
             reason = "DryRun";
         } else {
-            ReconcileEvent e = admission.submit(key.toString(), null, requestId(ctx), expected);
+            ReconcileEvent e = admission.submit(new AdmissionClient.Submission(key.toString(), null, requestId(ctx),
+                expected, propagation.name()));
             answerErrors(e);
             answeredWrites.answered(key.toString(), e.getResourceVersion());
             version = e.getResourceVersion();
@@ -133,6 +136,23 @@ public final class WriteApi implements DryRunner {
         out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
             .put("resourceVersion", version == null ? "" : version);
         ctx.json(out);
+    }
+
+    /**
+     * What the delete does to the dependents: {@code ?propagationPolicy=}, or a DeleteOptions body's
+     * {@code propagationPolicy}, as Kubernetes takes it; Background when neither says.
+     */
+    private Propagation propagationPolicy(Context ctx) {
+        String given = ctx.queryParam("propagationPolicy");
+        if (given == null && ctx.contentLength() > 0) {
+            JsonNode options = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+            JsonNode p = options.path("propagationPolicy");
+            given = p.isTextual() ? p.asText() : null;
+        }
+        String name = given;
+        return Propagation.parse(name).filter(p -> name == null || p.name().equals(name))
+            .orElseThrow(() -> ApiError.unprocessable("propagationPolicy: Unsupported value: \"" + name
+                + "\": supported values: \"Background\", \"Foreground\", \"Orphan\""));
     }
 
     private void write(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
@@ -274,6 +294,9 @@ public final class WriteApi implements DryRunner {
         }
         if (WriteAdmission.VALIDATION_FAILED.equals(reason)) {
             return ApiError.validationFailed(message);
+        }
+        if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason)) {
+            return ApiError.unprocessable(message);
         }
         return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);
     }

@@ -54,6 +54,14 @@ public final class KubeApi implements RestExtension {
         routes.get(NS + "/{name}/status", objects::get);
         routes.put(NS + "/{name}/status", objects::statusWrite);
         routes.patch(NS + "/{name}/status", objects::statusWrite);
+        // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
+        // does) is answered 503, on which it falls back to the HTTP stream; any other refusal would end its watch.
+        for (String path : new String[] {KubePaths.ROOT + "/{plural}", NS}) {
+            routes.ws(path, ws -> ws.onConnect(session -> session.closeSession()));
+            routes.wsBeforeUpgrade(path, ctx -> {
+                throw ApiError.unavailable("watches are served as HTTP streams, not over WebSocket", 1);
+            });
+        }
         routes.get("/api/v1/namespaces/{namespace}/events", events::core);
         routes.get("/api/v1/events", events::core);
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/namespaces/{namespace}/events", events::eventsApi);

@@ -171,7 +171,7 @@ class KubeClientIT {
     }
 
     /** A watch's first event, as a response of its own. */
-    private static HttpResponse<String> firstLine(HttpResponse<String> r) {
+    static HttpResponse<String> firstLine(HttpResponse<String> r) {
         String line = r.body().split("\n", 2)[0];
         return new HttpResponse<>() {
             public int statusCode() { return r.statusCode(); }

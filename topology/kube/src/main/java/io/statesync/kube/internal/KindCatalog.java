@@ -60,29 +60,10 @@ public final class KindCatalog {
 
     static Kind of(String kind, KindPolicy policy) {
         String lower = kind.toLowerCase(Locale.ROOT);
-        String plural = text(policy, "plural");
-        String singular = text(policy, "singular");
-        return new Kind(kind, plural == null ? lower + "s" : plural, singular == null ? lower : singular,
-            shortNames(policy), policy);
-    }
-
-    /** A naming field of the policy; read by name so that a policy written before the field existed reads as unset. */
-    private static String text(KindPolicy policy, String field) {
-        if (policy == null || policy.getSchema().getField(field) == null) {
-            return null;
-        }
-        Object v = policy.get(field);
-        return v == null || v.toString().isEmpty() ? null : v.toString();
-    }
-
-    private static List<String> shortNames(KindPolicy policy) {
-        if (policy == null || policy.getSchema().getField("shortNames") == null || policy.get("shortNames") == null) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) policy.get("shortNames")) {
-            out.add(o.toString());
-        }
-        return out;
+        String plural = policy == null ? null : policy.getPlural();
+        String singular = policy == null ? null : policy.getSingular();
+        return new Kind(kind, plural == null || plural.isEmpty() ? lower + "s" : plural,
+            singular == null || singular.isEmpty() ? lower : singular, policy == null ? List.of() : List.copyOf(policy.getShortNames()),
+            policy);
     }
 }

@@ -45,8 +45,7 @@ public final class Collections {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
             ctx.queryParam("fieldSelector"));
-        String watch = ctx.queryParam("watch");
-        if ("true".equals(watch) || "1".equals(watch)) {
+        if (KubePaths.flag(ctx.queryParam("watch"))) {
             new KubeWatch(context).watch(ctx, kind, filter);
             return;
         }

@@ -54,7 +54,7 @@ public final class KubeEvents {
     }
 
     private void respond(Context ctx, boolean eventsApi) throws InterruptedException {
-        if ("true".equals(ctx.queryParam("watch")) || "1".equals(ctx.queryParam("watch"))) {
+        if (KubePaths.flag(ctx.queryParam("watch"))) {
             throw KubeStatus.methodNotAllowed("events cannot be watched here; list them");
         }
         if (!context.events().ready()) {

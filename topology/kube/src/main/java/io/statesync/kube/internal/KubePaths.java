@@ -12,6 +12,16 @@ public final class KubePaths {
     private KubePaths() {
     }
 
+    /** A boolean query parameter as Kubernetes parses it (Go's ParseBool): 1, t, true in any case; absent is false. */
+    public static boolean flag(String value) {
+        return value != null && java.util.Set.of("1", "t", "true").contains(value.trim().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** A boolean query parameter that is explicitly false (0, f, false in any case). */
+    public static boolean explicitlyFalse(String value) {
+        return value != null && java.util.Set.of("0", "f", "false").contains(value.trim().toLowerCase(java.util.Locale.ROOT));
+    }
+
     /**
      * Whether a request path belongs to the Kubernetes API, whose errors are Status objects: discovery, OpenAPI, the
      * group's and the core group's paths, but not the server's own {@code /api/v1/...} API.

@@ -31,7 +31,7 @@ final class KubeWatch {
 
     void watch(Context ctx, KindCatalog.Kind kind, Predicate<StoredResource> filter) throws IOException, InterruptedException {
         String initial = ctx.queryParam("sendInitialEvents");
-        Format format = new Format(kind.kind(), "true".equals(ctx.queryParam("allowWatchBookmarks")), "true".equals(initial));
+        Format format = new Format(kind.kind(), KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial));
         long deadline = RestContext.deadline(ctx.queryParam("timeoutSeconds"));
         try {
             context.watch(ctx, from(ctx.queryParam("resourceVersion"), initial), filter, deadline, format);
@@ -48,10 +48,10 @@ final class KubeWatch {
      * (as Kubernetes starts an unversioned watch), now for {@code sendInitialEvents=false} without one, else the cursor.
      */
     private WatchCursor from(String rv, String initial) throws InterruptedException {
-        if ("true".equals(initial)) {
+        if (KubePaths.flag(initial)) {
             return null;
         }
-        if ("false".equals(initial) && Versions.isAny(rv)) {
+        if (KubePaths.explicitlyFalse(initial) && Versions.isAny(rv)) {
             return new WatchCursor(new WatchPosition(context.caughtUpView().position()), null);
         }
         return Versions.cursor(rv);

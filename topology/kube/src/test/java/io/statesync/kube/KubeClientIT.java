@@ -138,6 +138,38 @@ class KubeClientIT {
     }
 
     @Test
+    void shouldListPagesAndSelectByFieldsAndWatchWithInitialEvents() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        for (String name : List.of("a", "b", "c")) {
+            app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", name), "spec", Map.of("n", 1)), "application/json");
+        }
+
+        JsonNode first = json(app.send("GET", path + "?limit=2", null, null));
+        JsonNode second = json(app.send("GET", path + "?limit=2&continue=" + first.path("metadata").path("continue").asText(), null, null));
+        JsonNode byName = json(app.send("GET", path + "?fieldSelector=metadata.name%3Db", null, null));
+        JsonNode notB = json(app.send("GET", path + "?fieldSelector=metadata.name!%3Db,status.syncStatus!%3DSynced", null, null));
+        JsonNode table = json(app.send("GET", path + "?includeObject=None", null, null,
+            "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"));
+        String[] watch = app.send("GET", path + "?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+            + "&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", null, null).body().split("\n");
+
+        assertThat(first.path("kind").asText()).isEqualTo(kind + "List");
+        assertThat(first.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "b");
+        assertThat(second.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("c");
+        assertThat(second.path("metadata").has("continue")).isFalse();
+        assertThat(byName.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("b");
+        assertThat(notB.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "c");
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        assertThat(table.path("columnDefinitions")).extracting(c -> c.path("name").asText())
+            .containsExactly("Name", "Sync", "Health", "Gen", "Observed", "Age", "Reason");
+        assertThat(table.path("rows").get(0).has("object")).isFalse();
+        assertThat(watch).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(List.of(watch).subList(0, 3)).allSatisfy(l -> assertThat(l).startsWith("{\"type\":\"ADDED\""));
+        assertThat(watch[3]).contains("\"type\":\"BOOKMARK\"").contains("\"k8s.io/initial-events-end\":\"true\"");
+    }
+
+    @Test
     void shouldAnswerUnauthorizedAndForbiddenAsKubernetesStatus() {
         String kind = kind();
         KubernetesClient reader = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(

@@ -116,6 +116,23 @@ class KubectlIT {
     }
 
     @Test
+    void shouldWatchAsATable() throws Exception {
+        ok(webApp("watch-table", "t", "nginx:1", 1, "web"), "apply", "-f", "-");
+        Process watch = kubectl.start("get", "webapps", "-n", "watch-table", "--watch");
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
+            lines.add(out.readLine());
+            lines.add(out.readLine());
+        } finally {
+            watch.destroy();
+            watch.waitFor(10, TimeUnit.SECONDS);
+        }
+
+        assertThat(lines.get(0)).contains("NAME").contains("SYNC").contains("HEALTH").contains("AGE");
+        assertThat(lines.get(1)).startsWith("t ").contains("Progressing");
+    }
+
+    @Test
     void shouldDiffWithAServerSideDryRun() throws Exception {
         ok(webApp("diff", "d", "nginx:1", 1, "web"), "apply", "-f", "-");
 

@@ -31,7 +31,8 @@ final class KubeWatch {
 
     void watch(Context ctx, KindCatalog.Kind kind, Predicate<StoredResource> filter) throws IOException, InterruptedException {
         String initial = ctx.queryParam("sendInitialEvents");
-        Format format = new Format(kind.kind(), KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial));
+        Format format = new Format(kind.kind(), KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial),
+            tablePolicy(ctx));
         long deadline = RestContext.deadline(ctx.queryParam("timeoutSeconds"));
         try {
             context.watch(ctx, from(ctx.queryParam("resourceVersion"), initial), filter, deadline, format);
@@ -41,6 +42,16 @@ final class KubeWatch {
             }
             expired(ctx, format, e);
         }
+    }
+
+    /** The includeObject policy when the client asks for Tables (kubectl get --watch does), else null. */
+    private static String tablePolicy(Context ctx) {
+        String accept = ctx.header("Accept");
+        if (accept == null || !accept.contains("as=Table")) {
+            return null;
+        }
+        String include = ctx.queryParam("includeObject");
+        return include == null ? "Metadata" : include;
     }
 
     /**
@@ -64,8 +75,11 @@ final class KubeWatch {
         ctx.res().getOutputStream().flush();
     }
 
-    /** Kubernetes' watch encoding: one JSON event per line. */
-    private record Format(String kind, boolean bookmarks, boolean initialEvents) implements WatchFormat {
+    /**
+     * Kubernetes' watch encoding: one JSON event per line; with {@code table} (the includeObject policy) each object is
+     * a one-row Table, as kubectl get --watch asks for.
+     */
+    private record Format(String kind, boolean bookmarks, boolean initialEvents, String table) implements WatchFormat {
 
         @Override
         public String contentType() {
@@ -80,7 +94,8 @@ final class KubeWatch {
         @Override
         public byte[] event(String type, StoredResource object, WatchCursor at) {
             String token = Versions.token(at.position().offsets(), at.afterKey(), object.resourceVersion());
-            return line(type, KubeObjects.of(object, token));
+            ObjectNode o = KubeObjects.of(object, token);
+            return line(type, table == null ? o : Tables.table(java.util.List.of(o), token, null, table));
         }
 
         @Override

@@ -123,6 +123,13 @@ class KubectlIT {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
             lines.add(out.readLine());
             lines.add(out.readLine());
+            ok(webApp("watch-table", "t2", "nginx:1", 1, "web"), "apply", "-f", "-");
+            // The list printed the header and t; a watch event prints the next row, which must be a Table row too.
+            String next = out.readLine();
+            while (next != null && next.startsWith("t ")) {
+                next = out.readLine();
+            }
+            lines.add(next);
         } finally {
             watch.destroy();
             watch.waitFor(10, TimeUnit.SECONDS);
@@ -130,6 +137,7 @@ class KubectlIT {
 
         assertThat(lines.get(0)).contains("NAME").contains("SYNC").contains("HEALTH").contains("AGE");
         assertThat(lines.get(1)).startsWith("t ").contains("Progressing");
+        assertThat(lines.get(2)).startsWith("t2 ").contains("Progressing").contains("Missing");
     }
 
     @Test

@@ -34,10 +34,12 @@ final class KubeTestApp implements AutoCloseable {
 
     final Map<String, Object> config;
     StatesyncApp app;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
 
-    private KubeTestApp(Map<String, Object> config) {
+    private KubeTestApp(Map<String, Object> config, javax.net.ssl.SSLContext tls) {
         this.config = config;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
     }
 
     /** The usual test settings: 3 partitions, one thread, fast commits and bookmarks, reader and writer tokens, a fixed port. */
@@ -61,7 +63,12 @@ final class KubeTestApp implements AutoCloseable {
     }
 
     static KubeTestApp start(Map<String, Object> config) {
-        KubeTestApp t = new KubeTestApp(config);
+        return start(config, null);
+    }
+
+    /** With {@code tls}, the client's trust for an instance configured with http.tls.keystore.path. */
+    static KubeTestApp start(Map<String, Object> config, javax.net.ssl.SSLContext tls) {
+        KubeTestApp t = new KubeTestApp(config, tls);
         t.startApp();
         return t;
     }
@@ -84,7 +91,7 @@ final class KubeTestApp implements AutoCloseable {
     }
 
     String base() {
-        return "http://127.0.0.1:" + port();
+        return (config.containsKey(AppConfig.HTTP_TLS_KEYSTORE_PATH) ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     /** A fabric8 client for {@code url} with the writer's token, in namespace {@code namespace}. */

@@ -170,6 +170,34 @@ class KubeClientIT {
     }
 
     @Test
+    void shouldDryRunCreatesCheckDeletePreconditionsAndDeleteCollections() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        for (String name : List.of("a", "b", "c")) {
+            app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", name, "labels", Map.of("app", name.equals("c") ? "y" : "x")),
+                "spec", Map.of("n", 1)), "application/json");
+        }
+
+        HttpResponse<String> dryCreate = app.send("POST", path + "?dryRun=All", Map.of("kind", kind, "metadata", Map.of("name", "d"),
+            "spec", Map.of("n", 1)), "application/json");
+        HttpResponse<String> afterDryRun = app.send("GET", path + "/d", null, null);
+        HttpResponse<String> wrongUid = app.send("DELETE", path + "/b", Map.of("kind", "DeleteOptions", "apiVersion", "v1",
+            "preconditions", Map.of("uid", "not-the-uid")), "application/json");
+        HttpResponse<String> badPolicy = app.send("DELETE", path + "/b", Map.of("propagationPolicy", "Sideways"), "application/json");
+        HttpResponse<String> collection = app.send("DELETE", path + "?labelSelector=app%3Dx", null, null);
+        JsonNode left = json(app.send("GET", path, null, null));
+
+        assertThat(dryCreate.statusCode()).as(dryCreate.body()).isEqualTo(201);
+        assertThat(json(dryCreate).path("metadata").path("name").asText()).isEqualTo("d");
+        assertStatus(afterDryRun, 404, "NotFound");
+        assertStatus(wrongUid, 409, "Conflict");
+        assertStatus(badPolicy, 422, "Invalid");
+        assertThat(collection.statusCode()).as(collection.body()).isEqualTo(200);
+        assertThat(json(collection).path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "b");
+        assertThat(left.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("c");
+    }
+
+    @Test
     void shouldAnswerUnauthorizedAndForbiddenAsKubernetesStatus() {
         String kind = kind();
         KubernetesClient reader = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.cli.KubeconfigCommand;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
@@ -206,10 +207,17 @@ class KubectlIT {
                 .out().contains("Events:"));
             Kubectl.Result describe = ok(null, "describe", "webapp", "s", "-n", "wait");
             Kubectl.Result events = ok(null, "get", "events", "-n", "wait");
+            JsonNode eventsApi = KubeTestApp.json(app.send("GET", "/apis/events.k8s.io/v1/namespaces/wait/events"
+                + "?fieldSelector=regarding.name%3Ds,regarding.kind%3DWebApp", null, null));
 
             assertThat(waited.out()).contains("condition met");
             assertThat(describe.out()).contains("Name:").contains("s").contains("Events:").contains("Converged");
             assertThat(events.out()).contains("webapp/s");
+            assertThat(eventsApi.path("items")).isNotEmpty().allSatisfy(e -> {
+                assertThat(e.path("apiVersion").asText()).isEqualTo("events.k8s.io/v1");
+                assertThat(e.path("regarding").path("name").asText()).isEqualTo("s");
+                assertThat(e.path("note").asText()).isNotEmpty();
+            });
         }
     }
 

@@ -32,6 +32,7 @@ class KubectlIT {
 
     private static KubeTestApp app;
     private static Kubectl kubectl;
+    private static Path kubeconfigPath;
 
     @BeforeAll
     static void start() throws Exception {
@@ -45,6 +46,7 @@ class KubectlIT {
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, KubeconfigCommand.kubeconfig(app.base(), null));
         kubectl = new Kubectl(kubeconfig, dir.resolve("cache"));
+        kubeconfigPath = kubeconfig;
         app.putKind("WebApp", Map.of("shortNames", List.of("wa"), "correctionDeadlineMs", 3_600_000L));
         app.putKind("Database", Map.of("plural", "databases", "shortNames", List.of("db")));
     }
@@ -228,6 +230,18 @@ class KubectlIT {
 
         assertThat(explain.out()).contains("KIND:").contains("WebApp").contains("statesync.io").contains("reconciled by statesync");
         assertThat(field.out()).contains("desired state");
+    }
+
+    @Test
+    void shouldDiscoverEveryKindFromTheAggregatedDocument() throws Exception {
+        Path fresh = KubeTestApp.tempDir();
+        Kubectl uncached = new Kubectl(kubeconfigPath, fresh.resolve("cache"));
+
+        Kubectl.Result verbose = uncached.run(null, "api-resources", "--api-group=statesync.io", "-v=6");
+
+        assertThat(verbose.exit()).as(verbose.all()).isZero();
+        assertThat(verbose.out()).contains("webapps");
+        assertThat(verbose.err()).containsPattern("GET \\S+/apis\\?\\S* 200").doesNotContain("/apis/statesync.io/v1");
     }
 
     @Test

@@ -413,10 +413,6 @@ public final class WatchHandler {
             write(format.error(code, reason, message));
         }
 
-        private void write(String text) throws IOException {
-            write(text.getBytes(StandardCharsets.UTF_8));
-        }
-
         private void write(byte[]... parts) throws IOException {
             writingSince = System.nanoTime();
             try {

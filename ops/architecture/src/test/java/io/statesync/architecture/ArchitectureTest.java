@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTest {
 
     private static final Set<String> PRODUCT = Set.of("schemas", "reconciler", "serde", "engine", "cli", "server",
-        "connectors", "embedded", "dist");
+        "connectors", "embedded", "dist", "kube");
 
     private static JavaClasses main;
 
@@ -54,6 +54,13 @@ class ArchitectureTest {
     void shouldNotReachIntoAnotherPackageTreesInternals() {
         classes().should(notDependOnForeignInternals())
             .because("an internal package is its tree's implementation, free to change; other trees use its public classes")
+            .check(main);
+    }
+
+    @Test
+    void serverShouldNotDependOnTheKubernetesApi() {
+        classes().that(inModule("server")).should(notDependOnModules("kube"))
+            .because("the server finds the Kubernetes API on the class path (RestExtension) and runs without it")
             .check(main);
     }
 

@@ -84,6 +84,11 @@ class StatesyncUpIT {
         });
         assertThat(last[0].path("metadata").path("uid").asText()).isEqualTo(uid);
         assertServesTheWebUi(first);
+        // The distribution carries the Kubernetes API: the same object under its Kubernetes path.
+        JsonNode kube = get(first, "/apis/statesync.io/v1/namespaces/default/webapps/shop");
+        assertThat(kube).as("the Kubernetes API's GET of the resource").isNotNull();
+        assertThat(kube.path("kind").asText()).isEqualTo("WebApp");
+        assertThat(kube.path("metadata").path("uid").asText()).isEqualTo(uid);
 
         first.stopWithSigtermAndExpectNothingLeft();
 

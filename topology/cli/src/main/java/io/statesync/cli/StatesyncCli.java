@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
     description = "Kubernetes-style state reconciliation on Apache Kafka.",
     subcommands = {ApplyCommand.class, ResourceCommands.Get.class,
         ResourceCommands.ListResources.class, ResourceCommands.Diff.class, WatchCommand.class, ResourceCommands.Delete.class,
-        ResourceCommands.Diagnose.class, DescribeCommand.class, TreeCommand.class, KindsCommand.class})
+        ResourceCommands.Diagnose.class, DescribeCommand.class, TreeCommand.class, KindsCommand.class,
+        KubeconfigCommand.class})
 public final class StatesyncCli implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;

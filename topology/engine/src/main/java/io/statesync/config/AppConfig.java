@@ -79,6 +79,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String VIEW_SNAPSHOT_ENABLED = "view.snapshot.enabled";
     public static final String VIEW_SNAPSHOT_MAX_AGE_MS = "view.snapshot.max.age.ms";
     public static final String VIEW_SPILL_BYTES = "view.spill.bytes";
+    public static final String VIEW_RING_CAPACITY = "view.ring.capacity";
     public static final String VIEW_SPILL_INTERVAL_MS = "view.spill.interval.ms";
     public static final String LOG_FORMAT = "log.format";
 
@@ -322,7 +323,10 @@ public final class AppConfig extends AbstractConfig {
                     + " so that the heap keeps keys and summaries only. 0 writes the snapshot at a clean stop only. Needs"
                     + " view.snapshot.enabled.")
             .define(VIEW_SPILL_INTERVAL_MS, Type.LONG, 10_000L, Range.between(0, 86_400_000), Importance.LOW,
-                "The least time between two such writes of the REST view's snapshot (each rewrites the whole view).");
+                "The least time between two such writes of the REST view's snapshot (each rewrites the whole view).")
+            .define(VIEW_RING_CAPACITY, Type.INT, 200_000, Range.between(10, 50_000_000), Importance.LOW,
+                "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
+                    + " 410 Gone (Expired in the Kubernetes API) and the client lists again.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

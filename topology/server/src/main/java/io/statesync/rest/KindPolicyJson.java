@@ -54,7 +54,11 @@ public final class KindPolicyJson {
             .setStrict(n.path("strict").asBoolean(false)).setStrictTyping(n.path("strictTyping").asBoolean(false))
             .setFinalizers(strings(n, "finalizers"))
             .setHealthRules(healthRules(n.path("healthRules")))
-            .setValidationRules(validationRules(n.path("validationRules")));
+            .setValidationRules(validationRules(n.path("validationRules")))
+            .setPlural(name(n, "plural")).setSingular(name(n, "singular")).setShortNames(strings(n, "shortNames"));
+        for (String shortName : b.getShortNames()) {
+            requireName("shortNames", shortName);
+        }
         KindPolicy policy = b.build();
         PolicyCatalog.toReconcilePolicy(policy);
         return policy;
@@ -75,6 +79,9 @@ public final class KindPolicyJson {
         n.put("strict", p.getStrict());
         n.put("strictTyping", p.getStrictTyping());
         n.set("finalizers", MAPPER.valueToTree(p.getFinalizers()));
+        n.put("plural", p.getPlural());
+        n.put("singular", p.getSingular());
+        n.set("shortNames", MAPPER.valueToTree(p.getShortNames()));
         ArrayNode health = n.putArray("healthRules");
         for (HealthRule r : p.getHealthRules()) {
             health.addObject().put("status", r.getStatus().name()).put("when", r.getWhen()).put("message", r.getMessage());
@@ -84,6 +91,21 @@ public final class KindPolicyJson {
             validation.addObject().put("rule", r.getRule()).put("message", r.getMessage()).put("fieldPath", r.getFieldPath());
         }
         return n;
+    }
+
+    /** A Kubernetes resource name (plural, singular): lower-case letters and digits, null when absent. */
+    private static String name(JsonNode n, String field) {
+        String v = n.hasNonNull(field) ? n.get(field).asText() : null;
+        if (v != null) {
+            requireName(field, v);
+        }
+        return v;
+    }
+
+    private static void requireName(String field, String v) {
+        if (!v.matches("[a-z][a-z0-9]{0,62}")) {
+            throw new IllegalArgumentException(field + " must match [a-z][a-z0-9]{0,62}, got " + v);
+        }
     }
 
     /** {@code [{status, when, message}]}; status is a HealthStatus name, when a CEL expression, message plain text. */

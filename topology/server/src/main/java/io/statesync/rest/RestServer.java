@@ -114,6 +114,8 @@ public final class RestServer {
     private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
+    /** Further APIs found on the class path (the Kubernetes API), in the order the service loader found them. */
+    private final List<RestExtension> extensions = new ArrayList<>();
 
     public RestServer(AppConfig config, PrometheusMeterRegistry registry) {
         this.config = config;
@@ -236,6 +238,13 @@ public final class RestServer {
         routes.get("/api/v1/kinds/{kind}", kinds::get);
         routes.put("/api/v1/kinds/{kind}", kinds::put);
         routes.get("/api/v1/whoami", this::whoami);
+        RestContext context = new RestContext(config, auth, view, events, writes, watch, this::policyFor,
+            this::kindPolicies, committedEnd);
+        for (RestExtension extension : java.util.ServiceLoader.load(RestExtension.class, RestServer.class.getClassLoader())) {
+            extensions.add(extension);
+            extension.register(routes, context);
+            LOG.info("REST extension {} registered", extension.getClass().getName());
+        }
         UiFiles ui = new UiFiles(RestServer.class.getClassLoader());
         routes.get("/", ui::index);
         // Javalin ignores a trailing slash, so this one route answers /ui as well.
@@ -280,7 +289,7 @@ public final class RestServer {
         }
     }
 
-    private static void registerErrors(RoutesConfig routes) {
+    private void registerErrors(RoutesConfig routes) {
         routes.exception(ApiError.class, (e, ctx) -> {
             // BodyReader refuses a declared length past the limit before reading a byte of the body.
             if (e.code() == 413) {
@@ -309,7 +318,12 @@ public final class RestServer {
         });
     }
 
-    private static void renderError(Context ctx, ApiError e) {
+    private void renderError(Context ctx, ApiError e) {
+        for (RestExtension extension : extensions) {
+            if (extension.renderError(ctx, e)) {
+                return;
+            }
+        }
         ctx.status(e.code());
         if (e.retryAfterSeconds() != null) {
             ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
@@ -427,6 +441,16 @@ public final class RestServer {
         } catch (InvalidStateStoreException e) {
             throw ApiError.unavailable("the kinds store is not queryable yet: " + e.getMessage(), 1);
         }
+    }
+
+    /** Every kind policy in this instance's global store, by kind. */
+    private Map<String, io.statesync.avro.KindPolicy> kindPolicies() {
+        Map<String, io.statesync.avro.KindPolicy> out = new LinkedHashMap<>();
+        var deserializer = serdes.kindPolicy().deserializer();
+        try (var it = kindsStore().all()) {
+            it.forEachRemaining(kv -> out.put(kv.key, deserializer.deserialize(topics.kinds(), kv.value)));
+        }
+        return out;
     }
 
     private io.statesync.reconciler.ReconcilePolicy policyFor(String kind) {

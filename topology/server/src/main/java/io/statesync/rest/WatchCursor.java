@@ -54,6 +54,27 @@ public final class WatchCursor {
     }
 
     /**
+     * This cursor's token, carrying also one object's own resourceVersion under {@code "r"}: the Kubernetes API gives
+     * every object such a token as its resourceVersion, so that the one string both resumes a watch (readers of
+     * positions ignore {@code r}) and serves as the object's optimistic-concurrency precondition.
+     */
+    public String encodeWithVersion(String objectVersion) {
+        com.fasterxml.jackson.databind.node.ObjectNode n = afterKey == null ? position.toJson(PLAIN)
+            : position.toJson(WITH_KEY).put("k", afterKey);
+        return WatchPosition.base64(n.put("r", objectVersion == null ? "" : objectVersion));
+    }
+
+    /** The object resourceVersion a token of {@link #encodeWithVersion} carries; null when it carries none or is no token. */
+    public static String objectVersion(String token) {
+        try {
+            JsonNode r = WatchPosition.readToken(token).path("r");
+            return r.isTextual() ? r.asText() : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
      * Decodes an event id or a list's position.
      *
      * @throws IllegalArgumentException when the text is neither (the watch answers 410, since re-listing is the only

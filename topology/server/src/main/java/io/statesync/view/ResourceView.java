@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ResourceView implements AutoCloseable {
 
-    /** Changes kept for watches; a position older than the ring is answered 410 Gone and the client re-lists. */
+    /** Changes kept for watches by default ({@code view.ring.capacity}); an older position is 410 Gone and the client re-lists. */
     public static final int RING_CAPACITY = 200_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ResourceView.class);
@@ -75,7 +75,9 @@ public final class ResourceView implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ResourceIndex index = new ResourceIndex();
-    private final ChangeRing ring = new ChangeRing(RING_CAPACITY);
+    private final ChangeRing ring;
+    /** Resources per kind, so that the Kubernetes API's discovery names every kind that has resources without a scan. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
     private final TopicReader reader;
     private final SnapshotKeeper snapshots;
     private volatile boolean closed;
@@ -83,6 +85,7 @@ public final class ResourceView implements AutoCloseable {
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.topic = topics.resources();
+        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY));
         var deserializer = serdes.resource().deserializer();
         StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);
         this.snapshots = new SnapshotKeeper(config, topics, topicFacts, decoder, index, ring, lock);
@@ -101,6 +104,11 @@ public final class ResourceView implements AutoCloseable {
     /** The resources this view holds. */
     public int size() {
         return index.size();
+    }
+
+    /** The kinds of which this view holds at least one resource, sorted. */
+    public java.util.SortedSet<String> kinds() {
+        return new java.util.TreeSet<>(kinds.keySet());
     }
 
     /** The bytes of resources this view holds on the heap; the rest are mapped from its snapshot file. */
@@ -249,6 +257,9 @@ public final class ResourceView implements AutoCloseable {
         @Override
         public void caughtUp(long loadStartNanos) {
             finishLoad(loadStartNanos);
+            if (snapshots.restored() > 0) {
+                recountKinds();
+            }
             snapshots.loaded();
         }
 
@@ -274,6 +285,29 @@ public final class ResourceView implements AutoCloseable {
                 index.size(), snapshots.restored(), ring.nextSeq(), (now - loadStart) / 1_000_000, (now - sortStart) / 1_000_000);
         }
 
+        /** A snapshot's resources enter the index without passing {@link #apply}; they are counted once loaded. */
+        private void recountKinds() {
+            lock.lock();
+            try {
+                kinds.clear();
+                index.page(r -> {
+                    countKind(r.key(), 1);
+                    return false;
+                }, null, 1, null);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void countKind(String key, int delta) {
+            if (delta != 0) {
+                kinds.compute(key.substring(0, key.indexOf('/')), (k, n) -> {
+                    int next = (n == null ? 0 : n) + delta;
+                    return next <= 0 ? null : next;
+                });
+            }
+        }
+
         private void apply(ConsumerRecord<String, byte[]> r) {
             // Looked up by hash: the sorted map's put or remove is then its only walk per record.
             StoredResource previous = index.get(r.key());
@@ -287,6 +321,7 @@ public final class ResourceView implements AutoCloseable {
                 }
             }
             index.put(key, previous, now);
+            countKind(key, (now == null ? 0 : 1) - (previous == null ? 0 : 1));
             snapshots.changed(previous, now);
             if (now != null || previous != null) {
                 ring.add(r.partition(), r.offset(), key, now, previous);

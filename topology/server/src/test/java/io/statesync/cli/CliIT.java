@@ -22,6 +22,7 @@ import io.statesync.rest.ResourceRecords;
 import io.statesync.rest.WatchPosition;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
+import io.statesync.embedded.TcpRelay;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -218,7 +219,7 @@ class CliIT {
         }
         ClosableOutput out = new ClosableOutput();
         StringWriter err = new StringWriter();
-        try (TcpProxy proxy = new TcpProxy(app.httpPort())) {
+        try (TcpRelay proxy = new TcpRelay(app.httpPort())) {
             int[] exit = {-1};
             Thread watch = new Thread(() -> exit[0] = cli(out, err, "watch", "-n", ns, "-o", "json", "--server", proxy.url(),
                 "--token", TOKEN, "--timeout", "300"), "cli-watch");

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.statesync.embedded.TcpRelay;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.schemas.Values;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The web UI in a real headless Chromium against a real instance on the embedded broker and registry. The browser
- * reaches the instance through {@link TcpProxy}, so that a test can drop the watch stream.
+ * reaches the instance through {@link TcpRelay}, so that a test can drop the watch stream.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,7 +42,7 @@ class UiBrowserIT {
     private static final Duration LIVE = Duration.ofSeconds(2);
     private static final Duration SETTLE = Duration.ofSeconds(30);
     private static UiInstance instance;
-    private static TcpProxy proxy;
+    private static TcpRelay proxy;
     private static Browser browser;
     private static String page;
 
@@ -60,7 +61,7 @@ class UiBrowserIT {
         Assumptions.assumeTrue(Browser.available(), "skipped: the browser tests need Debian's chromium and chromium-driver "
             + "(" + Browser.CHROMIUM + ", " + Browser.CHROMEDRIVER + "); apt-get install -y chromium chromium-driver");
         instance = new UiInstance();
-        proxy = new TcpProxy(instance.app.httpPort());
+        proxy = new TcpRelay(instance.app.httpPort());
         page = "http://127.0.0.1:" + proxy.port() + "/";
         browser = new Browser();
     }
@@ -269,12 +270,12 @@ class UiBrowserIT {
         show("#/resources?namespace=" + ns);
         await().atMost(SETTLE).until(() -> browser.rows().size() == 5);
         String resumesBefore = browser.driver.findElement(By.id("live")).getDomAttribute("data-resumes");
-        proxy.cut();
+        proxy.stop();
         for (int i = 3; i < 10; i++) {
             instance.put(path("WebApp", ns, "r-" + i), Map.of("n", 1), Map.of());
         }
         Thread.sleep(1_000);
-        proxy.restore();
+        proxy.start();
         await().atMost(SETTLE).until(() -> browser.rows().equals(serverRows(ns)));
         WebElement live = browser.driver.findElement(By.id("live"));
         assertThat(Integer.parseInt(live.getDomAttribute("data-resumes"))).isGreaterThan(Integer.parseInt(resumesBefore));

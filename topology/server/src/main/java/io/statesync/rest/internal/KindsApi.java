@@ -151,6 +151,9 @@ public final class KindsApi {
         t.put("finalizers", "an array of strings");
         t.put("healthRules", "an array of objects");
         t.put("validationRules", "an array of objects");
+        t.put("plural", "a string");
+        t.put("singular", "a string");
+        t.put("shortNames", "an array of strings");
         return java.util.Collections.unmodifiableMap(t);
     }
 

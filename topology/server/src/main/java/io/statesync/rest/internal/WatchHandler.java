@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchCursor;
+import io.statesync.rest.WatchFormat;
 import io.statesync.rest.WatchPosition;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
@@ -77,6 +78,57 @@ public final class WatchHandler {
     private final Counter tooFarBehind;
     private volatile boolean closed;
 
+    /** The server's own watch: Server-Sent Events whose ids are cursors; the object's JSON comes from the shared cache. */
+    private final WatchFormat SSE = new WatchFormat() {
+        @Override
+        public String contentType() {
+            return "text/event-stream;charset=utf-8";
+        }
+
+        @Override
+        public byte[] opening() {
+            return utf8(": statesync watch\n\n");
+        }
+
+        /** The object's JSON comes from the shared cache, so N watchers of one change render it once, not N times. */
+        @Override
+        public byte[] event(String type, StoredResource r, WatchCursor at) {
+            byte[] head = utf8("event: " + type + "\nid: " + at.encode() + "\ndata: {\"type\":\"" + type + "\",\"object\":");
+            byte[] json = renderedJson.json(r);
+            byte[] out = java.util.Arrays.copyOf(head, head.length + json.length + EVENT_END.length);
+            System.arraycopy(json, 0, out, head.length, json.length);
+            System.arraycopy(EVENT_END, 0, out, head.length + json.length, EVENT_END.length);
+            return out;
+        }
+
+        @Override
+        public byte[] bookmark(WatchPosition at, boolean initialEnd) {
+            ObjectNode event = JSON.objectNode().put("type", "BOOKMARK");
+            ObjectNode obj = event.putObject("object").put("apiVersion", ResourceJson.API_VERSION).put("kind", "Bookmark");
+            ObjectNode meta = obj.putObject("metadata").put("resourceVersion", at.encode());
+            if (initialEnd) {
+                meta.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+            }
+            return utf8("event: BOOKMARK\nid: " + at.encode() + "\ndata: " + event + "\n\n");
+        }
+
+        @Override
+        public byte[] error(int code, String reason, String message) {
+            ObjectNode event = JSON.objectNode().put("type", "ERROR");
+            event.putObject("object").put("code", code).put("reason", reason).put("message", message);
+            return utf8("event: ERROR\ndata: " + event + "\n\n");
+        }
+
+        @Override
+        public byte[] heartbeat() {
+            return utf8(": ping\n\n");
+        }
+    };
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
     public WatchHandler(AppConfig config, ResourceView view, RenderedJsonCache renderedJson,
                         Supplier<long[]> logStartOffsets, MeterRegistry registry) {
         this.config = config;
@@ -99,13 +151,23 @@ public final class WatchHandler {
     public void handle(Context ctx) throws IOException, InterruptedException {
         Predicate<StoredResource> filter = ResourceApi.filter(ctx.queryParam("kind"), ctx.queryParam("namespace"),
             ctx.queryParam("labelSelector"), ctx.queryParam("syncStatus"), ctx.queryParam("health"));
+        long deadline = deadline(ctx.queryParam("timeoutSeconds"));
+        WatchCursor from = cursor(ctx.queryParam("resourceVersion"), ctx.header(LAST_EVENT_ID));
+        run(ctx, from, filter, deadline, SSE);
+    }
+
+    /**
+     * Runs one watch on {@code ctx}'s response until {@code deadline} (epoch millis), the client leaves or the server
+     * stops: from {@code from} (null: the current objects first), of the objects {@code filter} selects, written in
+     * {@code format}. A position that cannot be replayed is thrown as a 410 {@link ApiError} before anything is written.
+     */
+    public void run(Context ctx, WatchCursor from, Predicate<StoredResource> filter, long deadline, WatchFormat format)
+        throws IOException, InterruptedException {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        long deadline = deadline(ctx.queryParam("timeoutSeconds"));
-        WatchCursor from = cursor(ctx.queryParam("resourceVersion"), ctx.header(LAST_EVENT_ID));
         ResourceView.WatchStart start = start(from, filter);
-        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position());
+        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position(), format);
         active.add(stream);
         try {
             stream.open();
@@ -183,7 +245,8 @@ public final class WatchHandler {
         }
     }
 
-    private static long deadline(String timeoutSeconds) {
+    /** {@code timeoutSeconds} as an epoch-millis deadline; none when absent. */
+    public static long deadline(String timeoutSeconds) {
         if (timeoutSeconds == null || timeoutSeconds.isBlank()) {
             return Long.MAX_VALUE;
         }
@@ -203,6 +266,7 @@ public final class WatchHandler {
     private final class Stream {
         private final Context ctx;
         private final Predicate<StoredResource> filter;
+        private final WatchFormat format;
         private OutputStream out;
         private ServletChannel channel;
         private WatchPosition position;
@@ -215,20 +279,26 @@ public final class WatchHandler {
         /** A replay starts far behind the head by design; only lag that builds up after catching up counts. */
         private boolean caughtUp;
 
-        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position) {
+        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position, WatchFormat format) {
             this.ctx = ctx;
+            this.format = format;
             this.filter = filter;
             this.position = position;
         }
 
         void open() throws IOException {
             ctx.status(200);
-            ctx.res().setContentType("text/event-stream;charset=utf-8");
+            ctx.res().setContentType(format.contentType());
             ctx.res().setHeader("Cache-Control", "no-cache");
             ctx.res().setHeader("X-Accel-Buffering", "no");
             out = ctx.res().getOutputStream();
             channel = ServletContextRequest.getServletContextRequest(ctx.req()).getServletChannel();
-            write(": statesync watch\n\n");
+            byte[] opening = format.opening();
+            if (opening.length > 0) {
+                write(opening);
+            } else {
+                out.flush();
+            }
         }
 
         /**
@@ -277,8 +347,8 @@ public final class WatchHandler {
                 long now = System.currentTimeMillis();
                 if (now - lastBookmark >= bookmarkMs) {
                     bookmark(false);
-                } else if (now - lastWrite >= HEARTBEAT_MS) {
-                    write(": ping\n\n");
+                } else if (now - lastWrite >= HEARTBEAT_MS && format.heartbeat() != null) {
+                    write(format.heartbeat());
                 }
             }
         }
@@ -326,33 +396,21 @@ public final class WatchHandler {
             return after ? "ADDED" : before ? "DELETED" : null;
         }
 
-        /** The object's JSON comes from the shared cache, so N watchers of one change render it once, not N times. */
         void send(String type, StoredResource r, WatchCursor at) throws IOException {
-            byte[] head = ("event: " + type + "\nid: " + at.encode() + "\ndata: {\"type\":\"" + type + "\",\"object\":")
-                .getBytes(StandardCharsets.UTF_8);
-            write(head, renderedJson.json(r), EVENT_END);
+            write(format.event(type, r, at));
         }
 
         /** A BOOKMARK at the current position; {@code initialEnd} marks the end of the initial events, as Kubernetes does. */
         private void bookmark(boolean initialEnd) throws IOException {
-            ObjectNode event = JSON.objectNode().put("type", "BOOKMARK");
-            ObjectNode obj = event.putObject("object").put("apiVersion", ResourceJson.API_VERSION).put("kind", "Bookmark");
-            ObjectNode meta = obj.putObject("metadata").put("resourceVersion", position.encode());
-            if (initialEnd) {
-                meta.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+            byte[] bookmark = format.bookmark(position, initialEnd);
+            if (bookmark != null) {
+                write(bookmark);
             }
-            write("event: BOOKMARK\nid: " + position.encode() + "\ndata: " + event + "\n\n");
             lastBookmark = System.currentTimeMillis();
         }
 
         private void error(int code, String reason, String message) throws IOException {
-            ObjectNode event = JSON.objectNode().put("type", "ERROR");
-            event.putObject("object").put("code", code).put("reason", reason).put("message", message);
-            write("event: ERROR\ndata: " + event + "\n\n");
-        }
-
-        private void write(String text) throws IOException {
-            write(text.getBytes(StandardCharsets.UTF_8));
+            write(format.error(code, reason, message));
         }
 
         private void write(byte[]... parts) throws IOException {

@@ -97,7 +97,14 @@ public final class WriteApi implements DryRunner {
         ResourceKey key = ResourceApi.key(ctx);
         PatchType type = patchType(ctx.contentType());
         JsonNode patch = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
-        String expected = ResourceApi.ifMatch(ctx);
+        write(ctx, key, patchRequest(key, type, patch, ResourceApi.ifMatch(ctx)));
+    }
+
+    /**
+     * The desired state that carries a patch to admission; a merge patch's identity is checked against the key and its
+     * {@code metadata.resourceVersion} becomes the precondition unless {@code expected} is given.
+     */
+    public static DesiredState patchRequest(ResourceKey key, PatchType type, JsonNode patch, String expected) {
         if (type == PatchType.MergePatch) {
             if (!patch.isObject()) {
                 throw ApiError.badRequest("a merge patch must be a JSON object");
@@ -106,9 +113,8 @@ public final class WriteApi implements DryRunner {
         } else if (!patch.isArray()) {
             throw ApiError.badRequest("a JSON patch must be an array of operations");
         }
-        DesiredState d = DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
+        return DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
             .setExpectedResourceVersion(expected).setPatch(new WritePatch(type, patch.toString())).build();
-        write(ctx, key, d);
     }
 
     public void delete(Context ctx) throws InterruptedException {
@@ -117,24 +123,11 @@ public final class WriteApi implements DryRunner {
         if (expected == null) {
             expected = ctx.queryParam("resourceVersion");
         }
-        Propagation propagation = propagationPolicy(ctx);
-        String version;
-        String reason;
-        if (dryRun(ctx)) {
-            version = delete(key, expected).object().path("metadata").path("resourceVersion").asText();
-            reason = "DryRun";
-        } else {
-            ReconcileEvent e = admission.submit(new AdmissionClient.Submission(key.toString(), null, requestId(ctx),
-                expected, propagation.name()));
-            answerErrors(e);
-            answeredWrites.answered(key.toString(), e.getResourceVersion());
-            version = e.getResourceVersion();
-            reason = e.getReason();
-        }
+        Written w = remove(key, expected, propagationPolicy(ctx), dryRun(ctx), requestId(ctx));
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "Status")
-            .put("status", "Success").put("reason", reason).put("message", "deletion requested");
+            .put("status", "Success").put("reason", w.reason()).put("message", "deletion requested");
         out.putObject("details").put("name", key.name()).put("namespace", key.namespace()).put("kind", key.kind())
-            .put("resourceVersion", version == null ? "" : version);
+            .put("resourceVersion", w.resourceVersion() == null ? "" : w.resourceVersion());
         ctx.json(out);
     }
 
@@ -155,21 +148,52 @@ public final class WriteApi implements DryRunner {
                 + "\": supported values: \"Background\", \"Foreground\", \"Orphan\""));
     }
 
-    private void write(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
-        if (dryRun(ctx)) {
-            DryRunner.DryRun r = write(key, desired);
-            ctx.status(r.code());
-            ctx.header("X-Statesync-Admission", "DryRun");
-            ctx.json(r.object());
-            return;
+    /** A write's outcome: its status, admission's reason ({@code DryRun} for a dry run), the new version and object. */
+    public record Written(int code, String reason, String resourceVersion, JsonNode object) {
+    }
+
+    /**
+     * A delete through admission, or its dry run: the object as it stands (null after a real delete, whose object
+     * is not read back), the version admission answered with.
+     */
+    public Written remove(ResourceKey key, String expected, Propagation propagation, boolean dryRun,
+                          String requestId) throws InterruptedException {
+        if (dryRun) {
+            JsonNode object = delete(key, expected).object();
+            return new Written(200, "DryRun", object.path("metadata").path("resourceVersion").asText(), object);
         }
-        ReconcileEvent e = admission.submit(key.toString(), desired, requestId(ctx), null);
+        ReconcileEvent e = admission.submit(new AdmissionClient.Submission(key.toString(), null, requestId, expected,
+            propagation.name()));
         answerErrors(e);
         answeredWrites.answered(key.toString(), e.getResourceVersion());
-        ctx.status("Created".equals(e.getReason()) ? 201 : 200);
-        ctx.header("ETag", ResourceApi.quote(e.getResourceVersion()));
-        ctx.header("X-Statesync-Admission", e.getReason());
-        ctx.json(readBack(ctx, key, e));
+        return new Written(200, e.getReason(), e.getResourceVersion(), null);
+    }
+
+    private void write(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
+        Written w = submit(key, desired, dryRun(ctx), requestId(ctx), ctx.header("Authorization"));
+        ctx.status(w.code());
+        if (w.resourceVersion() != null) {
+            ctx.header("ETag", ResourceApi.quote(w.resourceVersion()));
+        }
+        ctx.header("X-Statesync-Admission", w.reason());
+        ctx.json(w.object());
+    }
+
+    /**
+     * One write through admission, awaited, and the object as stored read back through the key's owner (with the
+     * caller's {@code authorization}); or its dry run, which writes nothing.
+     */
+    public Written submit(ResourceKey key, DesiredState desired, boolean dryRun, String requestId, String authorization)
+        throws InterruptedException {
+        if (dryRun) {
+            DryRunner.DryRun r = write(key, desired);
+            return new Written(r.code(), "DryRun", null, r.object());
+        }
+        ReconcileEvent e = admission.submit(key.toString(), desired, requestId, null);
+        answerErrors(e);
+        answeredWrites.answered(key.toString(), e.getResourceVersion());
+        return new Written("Created".equals(e.getReason()) ? 201 : 200, e.getReason(), e.getResourceVersion(),
+            readBack(authorization, key, e));
     }
 
     /** The admission rules against the newest committed copy: the object as it would be stored, and nothing written. */
@@ -310,9 +334,9 @@ public final class WriteApi implements DryRunner {
     }
 
     /** The object as stored after the write; the owner may serve a newer version, never an older one. */
-    private JsonNode readBack(Context ctx, ResourceKey key, ReconcileEvent e) {
+    private JsonNode readBack(String authorization, ResourceKey key, ReconcileEvent e) {
         try {
-            return current(ctx, key);
+            return current(authorization, key);
         } catch (ApiError unavailable) {
             ObjectNode n = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", key.kind());
             n.putObject("metadata").put("name", key.name()).put("namespace", key.namespace())
@@ -322,9 +346,9 @@ public final class WriteApi implements DryRunner {
     }
 
     /** The current object as JSON, through the router (so it works for keys owned elsewhere). */
-    private JsonNode current(Context ctx, ResourceKey key) {
+    private JsonNode current(String authorization, ResourceKey key) {
         String path = "/api/v1/resources/" + key.kind() + "/" + key.namespace() + "/" + key.name();
-        KeyRouter.Outcome o = router.route(key.toString(), path, ctx.header("Authorization"), false);
+        KeyRouter.Outcome o = router.route(key.toString(), path, authorization, false);
         if (o instanceof KeyRouter.Forwarded f) {
             if (f.status() == 200) {
                 return BodyReader.parse(f.body());

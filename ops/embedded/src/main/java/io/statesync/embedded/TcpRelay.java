@@ -1,4 +1,4 @@
-package io.statesync.cli;
+package io.statesync.embedded;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP relay in front of a server, so that a test can cut a client's connections ({@link #cut}) or take the server
- * away and bring it back on the same port ({@link #stop}, {@link #start}) while the server itself keeps running.
+ * away and bring it back on the same port ({@link #stop}, {@link #start}) while the server itself keeps running (or
+ * is restarted behind it on its own port). Shared by every module's tests that need to break a connection.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpRelay implements AutoCloseable {
 
     private final InetAddress host = InetAddress.getLoopbackAddress();
     private final int targetPort;
@@ -24,37 +25,42 @@ final class TcpProxy implements AutoCloseable {
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile ServerSocket listener;
 
-    TcpProxy(int targetPort) throws IOException {
+    public TcpRelay(int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.listener = new ServerSocket(0, 50, host);
         this.port = listener.getLocalPort();
         acceptOn(listener);
     }
 
-    String url() {
+    /** The port clients connect to; it stays the same across {@link #stop} and {@link #start}. */
+    public int port() {
+        return port;
+    }
+
+    public String url() {
         return "http://127.0.0.1:" + port;
     }
 
     /** Connections accepted so far. */
-    int accepted() {
+    public int accepted() {
         return accepted.get();
     }
 
     /** Drops every open connection, as a network failure would; new ones are still accepted. */
-    void cut() {
+    public void cut() {
         for (Socket s : open) {
             closeQuietly(s);
         }
     }
 
     /** Stops listening and drops every connection: connecting is refused until {@link #start}. */
-    void stop() {
+    public void stop() {
         closeQuietly(listener);
         cut();
     }
 
     /** Listens again on the same port. */
-    void start() throws IOException {
+    public void start() throws IOException {
         ServerSocket s = new ServerSocket();
         s.setReuseAddress(true);
         s.bind(new InetSocketAddress(host, port), 50);
@@ -71,7 +77,7 @@ final class TcpProxy implements AutoCloseable {
                     // Closed by stop(), or one connection failed; the loop checks which.
                 }
             }
-        }, "tcp-proxy-accept");
+        }, "tcp-relay-accept");
         t.setDaemon(true);
         t.start();
     }
@@ -108,7 +114,7 @@ final class TcpProxy implements AutoCloseable {
                 open.remove(from);
                 open.remove(to);
             }
-        }, "tcp-proxy-pump");
+        }, "tcp-relay-pump");
         t.setDaemon(true);
         t.start();
     }

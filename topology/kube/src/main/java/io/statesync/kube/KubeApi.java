@@ -1,0 +1,84 @@
+package io.statesync.kube;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.statesync.kube.internal.Collections;
+import io.statesync.kube.internal.Discovery;
+import io.statesync.kube.internal.KindCatalog;
+import io.statesync.kube.internal.KubeEvents;
+import io.statesync.kube.internal.KubePaths;
+import io.statesync.kube.internal.KubeStatus;
+import io.statesync.kube.internal.OpenApi;
+import io.statesync.kube.internal.ResourceHandlers;
+import io.statesync.rest.ApiError;
+import io.statesync.rest.RestContext;
+import io.statesync.rest.RestExtension;
+
+/**
+ * The Kubernetes API of an instance: group {@code statesync.io}, version {@code v1}, every kind namespaced, with
+ * discovery, OpenAPI, read-only Events, Tables and Status errors, so that kubectl, informers and Kubernetes clients
+ * work against statesync (docs/kubernetes-api.md). Found by the server on the class path; it serves the same
+ * objects as the server's own API, through the same admission, view and watch.
+ */
+public final class KubeApi implements RestExtension {
+
+    private static final String NS = KubePaths.ROOT + "/namespaces/{namespace}/{plural}";
+
+    @Override
+    public void register(RoutesConfig routes, RestContext context) {
+        KindCatalog kinds = new KindCatalog(context);
+        Discovery discovery = new Discovery(kinds);
+        OpenApi openApi = new OpenApi(kinds);
+        ResourceHandlers objects = new ResourceHandlers(context, kinds);
+        Collections collections = new Collections(context, kinds);
+        KubeEvents events = new KubeEvents(context);
+        routes.get("/version", discovery::version);
+        routes.get("/api", discovery::api);
+        routes.get("/api/v1", discovery::coreV1);
+        routes.get("/apis", discovery::apis);
+        routes.get("/apis/" + KubePaths.GROUP, discovery::group);
+        routes.get(KubePaths.ROOT, discovery::groupVersion);
+        routes.get("/apis/events.k8s.io", discovery::eventsGroup);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION, discovery::eventsGroupVersion);
+        routes.get("/openapi/v2", openApi::v2);
+        routes.get("/openapi/v3", openApi::v3Index);
+        routes.get("/openapi/v3/apis/" + KubePaths.GROUP_VERSION, openApi::v3Group);
+        routes.get(KubePaths.ROOT + "/{plural}", collections::listAll);
+        routes.get(NS, collections::list);
+        routes.post(NS, objects::create);
+        routes.delete(NS, collections::deleteCollection);
+        routes.get(NS + "/{name}", objects::get);
+        routes.put(NS + "/{name}", objects::update);
+        routes.patch(NS + "/{name}", objects::patch);
+        routes.delete(NS + "/{name}", objects::delete);
+        routes.get(NS + "/{name}/status", objects::get);
+        routes.put(NS + "/{name}/status", objects::statusWrite);
+        routes.patch(NS + "/{name}/status", objects::statusWrite);
+        // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
+        // does) is answered 503, on which it falls back to the HTTP stream; any other refusal would end its watch.
+        for (String path : new String[] {KubePaths.ROOT + "/{plural}", NS}) {
+            routes.ws(path, ws -> ws.onConnect(session -> session.closeSession()));
+            routes.wsBeforeUpgrade(path, ctx -> {
+                throw ApiError.unavailable("watches are served as HTTP streams, not over WebSocket", 1);
+            });
+        }
+        routes.get("/api/v1/namespaces/{namespace}/events", events::core);
+        routes.get("/api/v1/events", events::core);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/namespaces/{namespace}/events", events::eventsApi);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/events", events::eventsApi);
+    }
+
+    /** Every error under the Kubernetes API's paths is a Status object, auth failures and unknown paths included. */
+    @Override
+    public boolean renderError(Context ctx, ApiError error) {
+        if (!KubePaths.isKubePath(ctx.path())) {
+            return false;
+        }
+        ctx.status(error.code());
+        if (error.retryAfterSeconds() != null) {
+            ctx.header("Retry-After", String.valueOf(error.retryAfterSeconds()));
+        }
+        ctx.json(KubeStatus.of(error, ctx.pathParamMap().get("plural"), ctx.pathParamMap().get("name")));
+        return true;
+    }
+}

@@ -1,0 +1,142 @@
+package io.statesync.kube.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.rest.ApiError;
+import io.statesync.rest.RestContext;
+import io.statesync.rest.WatchCursor;
+import io.statesync.rest.WatchPosition;
+import io.statesync.topology.ResourceKey;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
+
+/**
+ * The verbs on a collection, in one namespace or across all: list (with label and field selectors, {@code limit} and
+ * {@code continue}, {@code resourceVersion} and {@code resourceVersionMatch}), watch ({@code watch=true}) and
+ * deletecollection. A list's objects carry tokens that name their key (docs/kubernetes-api.md, "Positions").
+ */
+public final class Collections {
+
+    private final RestContext context;
+    private final KindCatalog kinds;
+
+    public Collections(RestContext context, KindCatalog kinds) {
+        this.context = context;
+        this.kinds = kinds;
+    }
+
+    public void listAll(Context ctx) throws IOException, InterruptedException {
+        listOrWatch(ctx, null);
+    }
+
+    public void list(Context ctx) throws IOException, InterruptedException {
+        listOrWatch(ctx, ctx.pathParam("namespace"));
+    }
+
+    private void listOrWatch(Context ctx, String namespace) throws IOException, InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
+            ctx.queryParam("fieldSelector"));
+        if (KubePaths.flag(ctx.queryParam("watch"))) {
+            new KubeWatch(context).watch(ctx, kind, filter);
+            return;
+        }
+        ListPage page = page(ctx, filter);
+        List<ObjectNode> objects = new ArrayList<>(page.items().size());
+        for (StoredResource r : page.items()) {
+            objects.add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+        }
+        Tables.respond(ctx, kind, objects, Versions.position(page.position()), page.continueToken(), false);
+    }
+
+    /** One page of a list, with the position its tokens carry (the first page's on every page) and the next token. */
+    record ListPage(List<StoredResource> items, long[] position, String continueToken) {
+    }
+
+    private ListPage page(Context ctx, Predicate<StoredResource> filter) throws InterruptedException {
+        String rv = ctx.queryParam("resourceVersion");
+        Continue from = Continue.decode(ctx.queryParam("continue"));
+        // As Kubernetes' watch cache serves resourceVersion=0, "any version" lists are served whole.
+        int limit = "0".equals(rv) || ctx.queryParam("limit") == null ? Integer.MAX_VALUE
+            : limit(ctx.queryParam("limit"));
+        ResourceView view = context.caughtUpView();
+        if (!Versions.isAny(rv) && from == null) {
+            requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
+        }
+        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit);
+        long[] position = from == null ? page.position() : from.position().offsets();
+        String next = page.nextKey() == null ? null : new Continue(page.nextKey(), new WatchPosition(position)).encode();
+        return new ListPage(page.items(), position, next);
+    }
+
+    /**
+     * A list at a given resourceVersion: "not older than" (the default) is what the caught-up view serves; "Exact" is
+     * served only for the view's current position, since the view keeps no older states (410 Expired otherwise).
+     */
+    private static void requireServable(ResourceView view, String rv, String match) {
+        WatchCursor asked = Versions.cursor(rv);
+        WatchPosition now = new WatchPosition(view.position());
+        if ("Exact".equals(match) && !now.equals(asked.position())) {
+            throw ApiError.gone("resourceVersionMatch=Exact is served for the current resourceVersion only; list without it");
+        }
+        if (match != null && !match.isEmpty() && !match.equals("Exact") && !match.equals("NotOlderThan")) {
+            throw ApiError.badRequest("resourceVersionMatch: Unsupported value: \"" + match + "\"");
+        }
+    }
+
+    private static int limit(String s) {
+        try {
+            int n = Integer.parseInt(s.trim());
+            return n <= 0 ? Integer.MAX_VALUE : n;
+        } catch (NumberFormatException e) {
+            throw ApiError.badRequest("limit must be a whole number");
+        }
+    }
+
+    /** DELETE on a collection: each selected object is deleted through admission; the answer lists them. */
+    public void deleteCollection(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        String namespace = ctx.pathParam("namespace");
+        Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
+            ctx.queryParam("fieldSelector"));
+        DeleteOptions options = DeleteOptions.of(ctx, ResourceHandlers.body(ctx));
+        ResourceView view = context.caughtUpView();
+        ResourceView.Page page = view.list(filter, null, Integer.MAX_VALUE);
+        ObjectNode out = KubeObjects.list(kind.kind(), Versions.position(page.position()), null);
+        for (StoredResource r : page.items()) {
+            ResourceKey key = ResourceKey.parse(r.key());
+            options.delete(context, kind, key, ResourceHandlers.requestId(ctx) + "-" + key.name());
+            ResourceHandlers.items(out).add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+        }
+        ctx.json(out);
+    }
+
+    /** The opaque continue token: the last key served and the first page's position. */
+    record Continue(String afterKey, WatchPosition position) {
+
+        String encode() {
+            ObjectNode n = ResourceHandlers.MAPPER.createObjectNode().put("k", afterKey).put("p", position.encode());
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Continue decode(String token) {
+            if (token == null || token.isBlank()) {
+                return null;
+            }
+            try {
+                JsonNode n = ResourceHandlers.MAPPER.readTree(Base64.getUrlDecoder().decode(token.trim()));
+                return new Continue(n.get("k").asText(), WatchPosition.decode(n.get("p").asText()));
+            } catch (IOException | RuntimeException e) {
+                throw ApiError.badRequest("continue is not a token from a previous list");
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.statesync.kube.internal;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+
+/**
+ * Kubernetes' discovery documents: {@code /version}, {@code /api} and {@code /api/v1} (core v1, for Events),
+ * {@code /apis}, the group and its version. {@code /api} and {@code /apis} answer the aggregated form
+ * ({@code apidiscovery.k8s.io/v2 APIGroupDiscoveryList}, every resource in one document) to a client that asks for it,
+ * as kubectl does; others get the unaggregated documents and read the group versions one by one.
+ */
+public final class Discovery {
+
+    private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
+        "update", "watch");
+    private static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    private static final List<String> READ_VERBS = List.of("get", "list");
+
+    private final KindCatalog kinds;
+
+    public Discovery(KindCatalog kinds) {
+        this.kinds = kinds;
+    }
+
+    public void version(Context ctx) {
+        ctx.json(object().put("major", "1").put("minor", "32").put("gitVersion", "v1.32.0+statesync")
+            .put("gitCommit", "").put("gitTreeState", "clean").put("buildDate", "1970-01-01T00:00:00Z")
+            .put("goVersion", "").put("compiler", "").put("platform", "linux/amd64"));
+    }
+
+    public void api(Context ctx) {
+        if (aggregated(ctx)) {
+            ObjectNode group = discoveryGroup("", "v1");
+            event(group.withArray("versions").get(0).withArray("resources"), true);
+            respondAggregated(ctx, group);
+            return;
+        }
+        ObjectNode n = object().put("kind", "APIVersions");
+        n.putArray("versions").add("v1");
+        n.putArray("serverAddressByClientCIDRs").addObject().put("clientCIDR", "0.0.0.0/0").put("serverAddress", ctx.host());
+        ctx.json(n);
+    }
+
+    /** Core v1: only Events, read-only. */
+    public void coreV1(Context ctx) {
+        ObjectNode n = resourceList("v1");
+        event(n.withArray("resources"));
+        ctx.json(n);
+    }
+
+    public void apis(Context ctx) {
+        if (aggregated(ctx)) {
+            ObjectNode group = discoveryGroup(KubePaths.GROUP, KubePaths.VERSION);
+            ArrayNode resources = group.withArray("versions").get(0).withArray("resources");
+            kinds.all().forEach(k -> aggregatedKind(resources, k));
+            ObjectNode events = discoveryGroup("events.k8s.io", "v1");
+            event(events.withArray("versions").get(0).withArray("resources"), true);
+            respondAggregated(ctx, group, events);
+            return;
+        }
+        ObjectNode n = object().put("kind", "APIGroupList").put("apiVersion", "v1");
+        ArrayNode groups = n.putArray("groups");
+        groups.add(group(KubePaths.GROUP, KubePaths.VERSION));
+        groups.add(group("events.k8s.io", "v1"));
+        ctx.json(n);
+    }
+
+    public void group(Context ctx) {
+        ctx.json(group(KubePaths.GROUP, KubePaths.VERSION).put("kind", "APIGroup").put("apiVersion", "v1"));
+    }
+
+    public void eventsGroup(Context ctx) {
+        ctx.json(group("events.k8s.io", "v1").put("kind", "APIGroup").put("apiVersion", "v1"));
+    }
+
+    public void eventsGroupVersion(Context ctx) {
+        ObjectNode n = resourceList(KubePaths.EVENTS_GROUP_VERSION);
+        event(n.withArray("resources"));
+        ctx.json(n);
+    }
+
+    /** The group's version: every kind, with its status subresource. */
+    public void groupVersion(Context ctx) {
+        ObjectNode n = resourceList(KubePaths.GROUP_VERSION);
+        ArrayNode resources = n.withArray("resources");
+        for (KindCatalog.Kind k : kinds.all()) {
+            ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
+                .put("namespaced", true).put("kind", k.kind());
+            VERBS.forEach(r.putArray("verbs")::add);
+            if (!k.shortNames().isEmpty()) {
+                k.shortNames().forEach(r.putArray("shortNames")::add);
+            }
+            r.putArray("categories").add("all").add("statesync");
+            ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
+                .put("namespaced", true).put("kind", k.kind());
+            status.putArray("verbs").add("get");
+        }
+        ctx.json(n);
+    }
+
+    private static void event(ArrayNode resources) {
+        event(resources, false);
+    }
+
+    /** Events, in the unaggregated or the aggregated form. */
+    private static void event(ArrayNode resources, boolean aggregated) {
+        ObjectNode r = resources.addObject();
+        if (aggregated) {
+            r.put("resource", "events").put("singularResource", "event").put("scope", "Namespaced");
+            r.putObject("responseKind").put("group", "").put("version", "v1").put("kind", "Event");
+        } else {
+            r.put("name", "events").put("singularName", "event").put("namespaced", true).put("kind", "Event");
+        }
+        READ_VERBS.forEach(r.putArray("verbs")::add);
+        r.putArray("shortNames").add("ev");
+    }
+
+    /** {@code application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList} among the accepted types. */
+    static boolean aggregated(Context ctx) {
+        String accept = ctx.header("Accept");
+        if (accept == null) {
+            return false;
+        }
+        for (String type : accept.split(",")) {
+            List<String> parts = List.of(type.replace(" ", "").split(";"));
+            if (parts.contains("g=apidiscovery.k8s.io") && parts.contains("v=v2") && parts.contains("as=APIGroupDiscoveryList")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void respondAggregated(Context ctx, ObjectNode... groups) {
+        ObjectNode n = object().put("kind", "APIGroupDiscoveryList").put("apiVersion", "apidiscovery.k8s.io/v2");
+        n.putObject("metadata");
+        ArrayNode items = n.putArray("items");
+        for (ObjectNode g : groups) {
+            items.add(g);
+        }
+        ctx.contentType(AGGREGATED).result(n.toString());
+    }
+
+    private static ObjectNode discoveryGroup(String name, String version) {
+        ObjectNode g = object();
+        g.putObject("metadata").put("name", name);
+        g.putArray("versions").addObject().put("version", version).put("freshness", "Current").putArray("resources");
+        return g;
+    }
+
+    private static void aggregatedKind(ArrayNode resources, KindCatalog.Kind k) {
+        ObjectNode r = resources.addObject().put("resource", k.plural()).put("singularResource", k.singular())
+            .put("scope", "Namespaced");
+        r.putObject("responseKind").put("group", KubePaths.GROUP).put("version", KubePaths.VERSION).put("kind", k.kind());
+        VERBS.forEach(r.putArray("verbs")::add);
+        if (!k.shortNames().isEmpty()) {
+            k.shortNames().forEach(r.putArray("shortNames")::add);
+        }
+        r.putArray("categories").add("all").add("statesync");
+        ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
+        status.putObject("responseKind").put("group", KubePaths.GROUP).put("version", KubePaths.VERSION).put("kind", k.kind());
+        status.putArray("verbs").add("get");
+    }
+
+    private static ObjectNode resourceList(String groupVersion) {
+        ObjectNode n = object().put("kind", "APIResourceList").put("apiVersion", "v1").put("groupVersion", groupVersion);
+        n.putArray("resources");
+        return n;
+    }
+
+    private static ObjectNode group(String name, String version) {
+        ObjectNode g = object().put("name", name);
+        ObjectNode v = g.putArray("versions").addObject().put("groupVersion", name + "/" + version).put("version", version);
+        g.set("preferredVersion", v.deepCopy());
+        return g;
+    }
+
+    private static ObjectNode object() {
+        return ResourceHandlers.MAPPER.createObjectNode();
+    }
+}

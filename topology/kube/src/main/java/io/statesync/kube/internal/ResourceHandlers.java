@@ -1,0 +1,222 @@
+package io.statesync.kube.internal;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.PatchType;
+import io.statesync.rest.ApiError;
+import io.statesync.rest.RestContext;
+import io.statesync.topology.ResourceKey;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
+
+/**
+ * The verbs on the group's objects: get, create, update, patch, delete and the read-only {@code status}
+ * subresource. Every write goes through the server's admission path ({@link RestContext#write}), dry runs through
+ * its dry-run path; reads come from the resource view. Lists, watches and collection deletes are in {@link Collections}.
+ */
+public final class ResourceHandlers {
+
+    static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String MERGE_PATCH = "application/merge-patch+json";
+    private static final String JSON_PATCH = "application/json-patch+json";
+
+    private final RestContext context;
+    private final KindCatalog kinds;
+
+    public ResourceHandlers(RestContext context, KindCatalog kinds) {
+        this.context = context;
+        this.kinds = kinds;
+    }
+
+    public void get(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        ResourceView view = context.caughtUpView();
+        // The position first: the object read after it is as new or newer, so a watch from the token may repeat a
+        // change but never miss one.
+        long[] position = view.position();
+        StoredResource r = view.get(key.toString());
+        if (r == null) {
+            throw notFound(kind, key.name());
+        }
+        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, Versions.token(position, null, r.resourceVersion()))), null, null, true);
+    }
+
+    public void create(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        ObjectNode body = body(ctx, kind);
+        JsonNode name = body.path("metadata").path("name");
+        if (!name.isTextual() || name.asText().isEmpty()) {
+            throw invalid(kind, "", body.path("metadata").has("generateName")
+                ? "metadata.generateName: not supported; give metadata.name" : "metadata.name: Required value: name is required");
+        }
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), name.asText());
+        DesiredState desired = RestContext.desired(key, body, null);
+        desired.setCreateOnly(true);
+        written(ctx, kind, key, desired);
+    }
+
+    /** PUT: replace; metadata.resourceVersion, when given, is the precondition. */
+    public void update(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        ObjectNode body = body(ctx, kind);
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        String expected = Versions.precondition(body.path("metadata").path("resourceVersion").asText(null));
+        written(ctx, kind, key, RestContext.desired(key, body, expected));
+    }
+
+    public void patch(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        PatchType type = patchType(ctx.contentType());
+        JsonNode patch = parse(ctx);
+        if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
+            && meta.has("resourceVersion")) {
+            String expected = Versions.precondition(meta.path("resourceVersion").asText(null));
+            if (expected == null) {
+                meta.remove("resourceVersion");
+            } else {
+                meta.put("resourceVersion", expected);
+            }
+        }
+        written(ctx, kind, key, RestContext.patch(key, type, patch, null));
+    }
+
+    /** Writes to the status subresource: status belongs to the agents' reports, never to a client's write. */
+    public void statusWrite(Context ctx) {
+        throw KubeStatus.methodNotAllowed("the status of " + ctx.pathParam("plural") + "." + KubePaths.GROUP
+            + " is computed from the agents' reports and cannot be written");
+    }
+
+    public void delete(Context ctx) throws InterruptedException {
+        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        DeleteOptions options = DeleteOptions.of(ctx, body(ctx));
+        String uid = options.checkUid(context.caughtUpView().get(key.toString()), kind, key.name());
+        options.delete(context, kind, key, requestId(ctx));
+        ctx.json(KubeStatus.success(kind.plural(), key.name(), uid));
+    }
+
+    /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
+    private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
+        long[] position = context.view().position();
+        RestContext.Written w;
+        try {
+            w = context.write(key, desired, dryRun(ctx), requestId(ctx), ctx.header("Authorization"));
+        } catch (ApiError e) {
+            throw kubeMessage(e, kind, key.name());
+        }
+        ObjectNode object = w.object().deepCopy();
+        String version = w.resourceVersion() != null ? w.resourceVersion()
+            : object.path("metadata").path("resourceVersion").asText("");
+        ctx.status(w.code());
+        ctx.json(KubeObjects.of(object, Versions.token(position, null, version)));
+    }
+
+    /** The messages kubectl users know for the reasons Kubernetes has. */
+    static ApiError kubeMessage(ApiError e, KindCatalog.Kind kind, String name) {
+        String what = kind.plural() + "." + KubePaths.GROUP + " \"" + name + "\"";
+        return switch (e.reason()) {
+            case "NotFound" -> notFound(kind, name);
+            case "AlreadyExists" -> new ApiError(409, "AlreadyExists", what + " already exists");
+            case "Conflict" -> ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
+                + " please apply your changes to the latest version and try again (" + e.getMessage() + ")", e.resourceVersion());
+            case "ValidationFailed", "Invalid" -> new ApiError(422, "Invalid", what + " is invalid: " + e.getMessage());
+            default -> e;
+        };
+    }
+
+    static ApiError notFound(KindCatalog.Kind kind, String name) {
+        return ApiError.notFound(kind.plural() + "." + KubePaths.GROUP + " \"" + name + "\" not found");
+    }
+
+    private static ApiError invalid(KindCatalog.Kind kind, String name, String message) {
+        return new ApiError(422, "Invalid", kind.kind() + ".statesync.io \"" + name + "\" is invalid: " + message);
+    }
+
+    static ResourceKey key(KindCatalog.Kind kind, String namespace, String name) {
+        try {
+            return ResourceKey.of(kind.kind(), namespace, name);
+        } catch (IllegalArgumentException e) {
+            throw invalid(kind, name, e.getMessage());
+        }
+    }
+
+    /** A write's object: JSON of this group's {@code kind}. */
+    private static ObjectNode body(Context ctx, KindCatalog.Kind kind) {
+        if (!(parse(ctx) instanceof ObjectNode body)) {
+            throw ApiError.badRequest("the body must be a JSON object");
+        }
+        if (body.hasNonNull("apiVersion") && !KubePaths.GROUP_VERSION.equals(body.get("apiVersion").asText())) {
+            throw ApiError.badRequest("apiVersion must be " + KubePaths.GROUP_VERSION);
+        }
+        if (body.hasNonNull("kind") && !kind.kind().equals(body.get("kind").asText())) {
+            throw ApiError.badRequest("kind must be " + kind.kind() + " for " + kind.plural());
+        }
+        return body;
+    }
+
+    /** The body as JSON; an empty body is an empty object. */
+    static JsonNode body(Context ctx) {
+        byte[] bytes = ctx.bodyAsBytes();
+        return bytes.length == 0 ? MAPPER.createObjectNode() : parse(bytes);
+    }
+
+    private static JsonNode parse(Context ctx) {
+        return parse(ctx.bodyAsBytes());
+    }
+
+    private static JsonNode parse(byte[] bytes) {
+        try {
+            JsonNode n = MAPPER.readTree(bytes);
+            if (n == null) {
+                throw ApiError.badRequest("the body is empty");
+            }
+            return n;
+        } catch (IOException e) {
+            throw ApiError.badRequest("the body is not JSON: " + e.getMessage());
+        }
+    }
+
+    static PatchType patchType(String contentType) {
+        String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return switch (base) {
+            case MERGE_PATCH -> PatchType.MergePatch;
+            case JSON_PATCH -> PatchType.JsonPatch;
+            case "application/apply-patch+yaml" -> throw ApiError.unsupportedMediaType("server-side apply is not supported;"
+                + " use client-side apply (kubectl apply without --server-side) or a merge patch");
+            default -> throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
+                + " types include: " + MERGE_PATCH + ", " + JSON_PATCH);
+        };
+    }
+
+    /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */
+    static boolean dryRun(Context ctx) {
+        List<String> values = ctx.queryParams("dryRun");
+        for (String v : values) {
+            if (!v.equals("All")) {
+                throw ApiError.badRequest("dryRun: Unsupported value: \"" + v + "\": supported values: \"All\"");
+            }
+        }
+        return !values.isEmpty();
+    }
+
+    static String requestId(Context ctx) {
+        String given = ctx.header("X-Request-Id");
+        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+    }
+
+    /** The items of a list body, for handlers that build lists. */
+    static ArrayNode items(ObjectNode list) {
+        return (ArrayNode) list.get("items");
+    }
+}

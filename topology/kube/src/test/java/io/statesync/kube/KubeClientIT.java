@@ -1,0 +1,252 @@
+package io.statesync.kube;
+
+import static io.statesync.kube.KubeTestApp.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Kubernetes' own Java client (fabric8) against a real instance: CRUD, preconditions and Status errors. */
+@ExtendWith(EmbeddedClusterExtension.class)
+class KubeClientIT {
+
+    private static KubeTestApp app;
+    private static KubernetesClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        app = KubeTestApp.start(KubeTestApp.config("kube-client"));
+        client = KubeTestApp.client(app.base(), "default");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    /** A kind of its own per test, made known to discovery by its kind policy. */
+    private static String kind() {
+        String kind = "Kc" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        app.putKind(kind, Map.of());
+        return kind;
+    }
+
+    private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+        of(String kind) {
+        return client.genericKubernetesResources("statesync.io/v1", kind);
+    }
+
+    private static GenericKubernetesResource object(String kind, String name, Map<String, Object> spec) {
+        return new GenericKubernetesResourceBuilder().withApiVersion("statesync.io/v1").withKind(kind)
+            .withNewMetadata().withName(name).withNamespace("default").addToLabels("app", "shop").endMetadata()
+            .addToAdditionalProperties("spec", spec).build();
+    }
+
+    @Test
+    void shouldCreateGetUpdatePatchListAndDeleteWithTheKubernetesClient() {
+        String kind = kind();
+
+        GenericKubernetesResource created = of(kind).inNamespace("default").resource(object(kind, "shop",
+            Map.of("image", "nginx:1.21", "replicas", 2))).create();
+        GenericKubernetesResource read = of(kind).inNamespace("default").withName("shop").get();
+        read.setAdditionalProperty("spec", Map.of("image", "nginx:1.22", "replicas", 2));
+        GenericKubernetesResource updated = of(kind).inNamespace("default").resource(read).update();
+        GenericKubernetesResource patched = of(kind).inNamespace("default").withName("shop")
+            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":3}}");
+        GenericKubernetesResource jsonPatched = of(kind).inNamespace("default").withName("shop")
+            .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":4}]");
+        List<GenericKubernetesResource> listed = of(kind).inNamespace("default").withLabel("app", "shop").list().getItems();
+        List<GenericKubernetesResource> none = of(kind).inNamespace("default").withLabel("app", "other").list().getItems();
+        List<GenericKubernetesResource> everywhere = of(kind).inAnyNamespace().list().getItems();
+
+        assertThat(created.getMetadata().getUid()).isNotEmpty();
+        assertThat(created.getMetadata().getGeneration()).isEqualTo(1L);
+        assertThat(created.getMetadata().getCreationTimestamp()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(read.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
+        assertThat(updated.getMetadata().getGeneration()).isEqualTo(2L);
+        assertThat(spec(updated)).containsEntry("image", "nginx:1.22");
+        assertThat(spec(patched)).containsEntry("replicas", 3).containsEntry("image", "nginx:1.22");
+        assertThat(spec(jsonPatched)).containsEntry("replicas", 4);
+        assertThat(listed).extracting(o -> o.getMetadata().getName()).containsExactly("shop");
+        assertThat(none).isEmpty();
+        assertThat(everywhere).extracting(o -> o.getMetadata().getName()).containsExactly("shop");
+        assertThat(of(kind).inNamespace("default").withName("shop").delete()).hasSize(1);
+        assertThat(of(kind).inNamespace("default").withName("missing").get()).isNull();
+    }
+
+    @Test
+    void shouldAnswerConflictToAnUpdateWithAStaleResourceVersion() {
+        String kind = kind();
+        of(kind).inNamespace("default").resource(object(kind, "cas", Map.of("n", 1))).create();
+        GenericKubernetesResource stale = of(kind).inNamespace("default").withName("cas").get();
+        GenericKubernetesResource fresh = of(kind).inNamespace("default").withName("cas").get();
+        fresh.setAdditionalProperty("spec", Map.of("n", 2));
+        of(kind).inNamespace("default").resource(fresh).update();
+
+        stale.setAdditionalProperty("spec", Map.of("n", 3));
+
+        assertThatThrownBy(() -> of(kind).inNamespace("default").resource(stale).update())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                assertThat(e.getCode()).isEqualTo(409);
+                assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
+            });
+        assertThatThrownBy(() -> of(kind).inNamespace("default").resource(object(kind, "cas", Map.of("n", 9))).create())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists"));
+        assertThat(spec(of(kind).inNamespace("default").withName("cas").get())).containsEntry("n", 2);
+    }
+
+    @Test
+    void shouldAnswerEveryErrorAsAKubernetesStatus() {
+        String kind = kind();
+        String plural = kind.toLowerCase() + "s";
+        String path = "/apis/statesync.io/v1/namespaces/default/" + plural;
+        app.send("POST", path, Map.of("apiVersion", "statesync.io/v1", "kind", kind, "metadata", Map.of("name", "s"),
+            "spec", Map.of("n", 1)), "application/json");
+
+        assertStatus(app.send("GET", path + "/missing", null, null), 404, "NotFound");
+        assertStatus(app.send("PATCH", path + "/s", "{}", "application/apply-patch+yaml"), 415, "UnsupportedMediaType");
+        assertStatus(app.send("PATCH", path + "/s", "{}", "application/strategic-merge-patch+json"), 415, "UnsupportedMediaType");
+        assertStatus(app.send("PUT", path + "/s/status", "{}", "application/json"), 405, "MethodNotAllowed");
+        assertStatus(app.send("GET", path + "?watch=true&resourceVersion=notatoken&timeoutSeconds=1", null, null), 200, null);
+        assertStatus(app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", "Bad_Name")), "application/json"), 422, "Invalid");
+        assertStatus(app.send("GET", "/apis/statesync.io/v1/namespaces/default/nosuchthings", null, null), 404, "NotFound");
+        assertThat(json(app.send("GET", path + "/s/status", null, null)).path("status").has("syncStatus")).isTrue();
+    }
+
+    @Test
+    void shouldListPagesAndSelectByFieldsAndWatchWithInitialEvents() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        for (String name : List.of("a", "b", "c")) {
+            app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", name), "spec", Map.of("n", 1)), "application/json");
+        }
+
+        JsonNode first = json(app.send("GET", path + "?limit=2", null, null));
+        JsonNode second = json(app.send("GET", path + "?limit=2&continue=" + first.path("metadata").path("continue").asText(), null, null));
+        JsonNode byName = json(app.send("GET", path + "?fieldSelector=metadata.name%3Db", null, null));
+        JsonNode notB = json(app.send("GET", path + "?fieldSelector=metadata.name!%3Db,status.syncStatus!%3DSynced", null, null));
+        JsonNode table = json(app.send("GET", path + "?includeObject=None", null, null,
+            "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"));
+        String[] watch = app.send("GET", path + "?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+            + "&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", null, null).body().split("\n");
+
+        assertThat(first.path("kind").asText()).isEqualTo(kind + "List");
+        assertThat(first.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "b");
+        assertThat(second.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("c");
+        assertThat(second.path("metadata").has("continue")).isFalse();
+        assertThat(byName.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("b");
+        assertThat(notB.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "c");
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        assertThat(table.path("columnDefinitions")).extracting(c -> c.path("name").asText())
+            .containsExactly("Name", "Sync", "Health", "Gen", "Observed", "Age", "Reason");
+        assertThat(table.path("rows").get(0).has("object")).isFalse();
+        assertThat(watch).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(List.of(watch).subList(0, 3)).allSatisfy(l -> assertThat(l).startsWith("{\"type\":\"ADDED\""));
+        assertThat(watch[3]).contains("\"type\":\"BOOKMARK\"").contains("\"k8s.io/initial-events-end\":\"true\"");
+    }
+
+    @Test
+    void shouldDryRunCreatesCheckDeletePreconditionsAndDeleteCollections() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        for (String name : List.of("a", "b", "c")) {
+            app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", name, "labels", Map.of("app", name.equals("c") ? "y" : "x")),
+                "spec", Map.of("n", 1)), "application/json");
+        }
+
+        HttpResponse<String> dryCreate = app.send("POST", path + "?dryRun=All", Map.of("kind", kind, "metadata", Map.of("name", "d"),
+            "spec", Map.of("n", 1)), "application/json");
+        HttpResponse<String> afterDryRun = app.send("GET", path + "/d", null, null);
+        HttpResponse<String> wrongUid = app.send("DELETE", path + "/b", Map.of("kind", "DeleteOptions", "apiVersion", "v1",
+            "preconditions", Map.of("uid", "not-the-uid")), "application/json");
+        HttpResponse<String> badPolicy = app.send("DELETE", path + "/b", Map.of("propagationPolicy", "Sideways"), "application/json");
+        HttpResponse<String> collection = app.send("DELETE", path + "?labelSelector=app%3Dx", null, null);
+        JsonNode left = json(app.send("GET", path, null, null));
+
+        assertThat(dryCreate.statusCode()).as(dryCreate.body()).isEqualTo(201);
+        assertThat(json(dryCreate).path("metadata").path("name").asText()).isEqualTo("d");
+        assertStatus(afterDryRun, 404, "NotFound");
+        assertStatus(wrongUid, 409, "Conflict");
+        assertStatus(badPolicy, 422, "Invalid");
+        assertThat(collection.statusCode()).as(collection.body()).isEqualTo(200);
+        assertThat(json(collection).path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("a", "b");
+        assertThat(left.path("items")).extracting(i -> i.path("metadata").path("name").asText()).containsExactly("c");
+    }
+
+    @Test
+    void shouldAnswerUnauthorizedAndForbiddenAsKubernetesStatus() {
+        String kind = kind();
+        KubernetesClient reader = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+            new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty()).withMasterUrl(app.base())
+                .withOauthToken(KubeTestApp.READER).withNamespace("default").build()).build();
+        KubernetesClient nobody = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+            new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty()).withMasterUrl(app.base())
+                .withOauthToken("wrong").withNamespace("default").build()).build();
+        try (reader; nobody) {
+            assertThatThrownBy(() -> reader.genericKubernetesResources("statesync.io/v1", kind).inNamespace("default")
+                .resource(object(kind, "r", Map.of())).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+            HttpResponse<String> unauthorized = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(app.base() + "/apis/statesync.io/v1")).header("Authorization", "Bearer wrong").build(),
+                HttpResponse.BodyHandlers.ofString());
+            assertStatus(unauthorized, 401, "Unauthorized");
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void assertStatus(HttpResponse<String> r, int code, String reason) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(code);
+        JsonNode body = json(code == 200 ? firstLine(r) : r);
+        JsonNode status = code == 200 ? body.path("object") : body;
+        assertThat(status.path("kind").asText()).as(r.body()).isEqualTo("Status");
+        assertThat(status.path("apiVersion").asText()).isEqualTo("v1");
+        assertThat(status.path("status").asText()).isEqualTo("Failure");
+        assertThat(status.path("reason").asText()).isEqualTo(reason == null ? "Expired" : reason);
+        assertThat(status.path("code").asInt()).isEqualTo(reason == null ? 410 : code);
+    }
+
+    /** A watch's first event, as a response of its own. */
+    static HttpResponse<String> firstLine(HttpResponse<String> r) {
+        String line = r.body().split("\n", 2)[0];
+        return new HttpResponse<>() {
+            public int statusCode() { return r.statusCode(); }
+            public java.net.http.HttpRequest request() { return r.request(); }
+            public java.util.Optional<HttpResponse<String>> previousResponse() { return java.util.Optional.empty(); }
+            public java.net.http.HttpHeaders headers() { return r.headers(); }
+            public String body() { return line; }
+            public java.util.Optional<javax.net.ssl.SSLSession> sslSession() { return java.util.Optional.empty(); }
+            public java.net.URI uri() { return r.uri(); }
+            public java.net.http.HttpClient.Version version() { return r.version(); }
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource r) {
+        return (Map<String, Object>) r.getAdditionalProperties().get("spec");
+    }
+}

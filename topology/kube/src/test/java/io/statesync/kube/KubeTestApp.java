@@ -1,0 +1,162 @@
+package io.statesync.kube;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.statesync.app.StatesyncApp;
+import io.statesync.config.AppConfig;
+import io.statesync.embedded.FreePorts;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+
+import static org.awaitility.Awaitility.await;
+
+/** A real {@link StatesyncApp} (with the Kubernetes API on its class path) on the embedded cluster, and clients for it. */
+final class KubeTestApp implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String WRITER = "w-" + UUID.randomUUID();
+    static final String READER = "r-" + UUID.randomUUID();
+
+    final Map<String, Object> config;
+    StatesyncApp app;
+    private final HttpClient http;
+
+    private KubeTestApp(Map<String, Object> config, javax.net.ssl.SSLContext tls) {
+        this.config = config;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
+    }
+
+    /** The usual test settings: 3 partitions, one thread, fast commits and bookmarks, reader and writer tokens, a fixed port. */
+    static Map<String, Object> config(String name) throws IOException {
+        String id = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, Object> p = new HashMap<>();
+        p.put(AppConfig.BOOTSTRAP_SERVERS, EmbeddedClusterExtension.bootstrapServers());
+        p.put(AppConfig.SCHEMA_REGISTRY_URL, EmbeddedClusterExtension.registryUrl());
+        p.put(AppConfig.APPLICATION_ID, id);
+        p.put(AppConfig.TOPIC_PREFIX, id + ".");
+        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(AppConfig.NUM_STREAM_THREADS, 1);
+        p.put(AppConfig.COMMIT_INTERVAL_MS, 50L);
+        // A port of its own that a restart can bind again, so that clients and relays keep their address.
+        p.put(AppConfig.HTTP_PORT, FreePorts.pick());
+        p.put(AppConfig.STATE_DIR, Files.createTempDirectory("statesync-kube-it").toString());
+        p.put(AppConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
+        p.put(AppConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
+        p.put("streams.session.timeout.ms", 10_000);
+        return p;
+    }
+
+    static KubeTestApp start(Map<String, Object> config) {
+        return start(config, null);
+    }
+
+    /** With {@code tls}, the client's trust for an instance configured with http.tls.keystore.path. */
+    static KubeTestApp start(Map<String, Object> config, javax.net.ssl.SSLContext tls) {
+        KubeTestApp t = new KubeTestApp(config, tls);
+        t.startApp();
+        return t;
+    }
+
+    void startApp() {
+        app = new StatesyncApp(new AppConfig(config));
+        app.start();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            .until(() -> send("GET", "/readyz", null, null).statusCode() == 200);
+    }
+
+    /** A clean stop and a start of a new instance with the same settings, state directory and port. */
+    void restart() {
+        app.close();
+        startApp();
+    }
+
+    int port() {
+        return (Integer) config.get(AppConfig.HTTP_PORT);
+    }
+
+    String base() {
+        return (config.containsKey(AppConfig.HTTP_TLS_KEYSTORE_PATH) ? "https" : "http") + "://127.0.0.1:" + port();
+    }
+
+    /** A fabric8 client for {@code url} with the writer's token, in namespace {@code namespace}. */
+    static KubernetesClient client(String url, String namespace) {
+        Config c = new ConfigBuilder(Config.empty()).withMasterUrl(url).withOauthToken(WRITER).withNamespace(namespace)
+            .withRequestTimeout(60_000).withConnectionTimeout(5_000).withWatchReconnectInterval(200)
+            .withWatchReconnectLimit(-1).build();
+        return new KubernetesClientBuilder().withConfig(c).build();
+    }
+
+    /** Writes a kind policy, which makes the kind known to discovery. */
+    void putKind(String kind, Map<String, Object> policy) {
+        HttpResponse<String> r = send("PUT", "/api/v1/kinds/" + kind, policy, "application/json");
+        if (r.statusCode() != 200) {
+            throw new AssertionError("kind policy not written: " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    HttpResponse<String> send(String method, String path, Object body, String contentType, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
+        if (config.containsKey(AppConfig.AUTH_TOKENS)) {
+            b.header("Authorization", "Bearer " + WRITER);
+        }
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        String text = body == null ? null : body instanceof String s ? s : write(body);
+        b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> r) {
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new AssertionError("not JSON (" + r.statusCode() + "): " + r.body(), e);
+        }
+    }
+
+    static String write(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static Path tempDir() throws IOException {
+        return Files.createTempDirectory("statesync-kube-it");
+    }
+
+    @Override
+    public void close() {
+        if (app != null) {
+            app.close();
+        }
+    }
+}

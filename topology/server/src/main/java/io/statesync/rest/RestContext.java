@@ -1,0 +1,150 @@
+package io.statesync.rest;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.KindPolicy;
+import io.statesync.avro.PatchType;
+import io.statesync.avro.Resource;
+import io.statesync.config.AppConfig;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.rest.internal.ResourceJson;
+import io.statesync.rest.internal.WatchHandler;
+import io.statesync.rest.internal.WriteApi;
+import io.statesync.reconciler.Propagation;
+import io.statesync.topology.ResourceKey;
+import io.statesync.view.EventHistory;
+import io.statesync.view.ResourceView;
+import io.statesync.view.StoredResource;
+
+/**
+ * What a {@link RestExtension} may use of one instance: thin facades over the server's own admission path, dry runs,
+ * resource view, watch streams, event history, kind policies and auth, so that every API the instance serves shares
+ * one implementation of each.
+ */
+public final class RestContext {
+
+    /** A write's outcome: its HTTP status, admission's reason ({@code DryRun} for a dry run), new version and object. */
+    public record Written(int code, String reason, String resourceVersion, JsonNode object) {
+    }
+
+    private final AppConfig config;
+    private final TokenAuth auth;
+    private final ResourceView view;
+    private final EventHistory events;
+    private final WriteApi writes;
+    private final WatchHandler watches;
+    private final Function<String, ReconcilePolicy> policies;
+    private final Supplier<Map<String, KindPolicy>> kindPolicies;
+    private final Supplier<long[]> committedEnd;
+
+    /** Built by the server; the arguments are its own parts. */
+    RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, WriteApi writes,
+                WatchHandler watches, Function<String, ReconcilePolicy> policies,
+                Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<long[]> committedEnd) {
+        this.config = config;
+        this.auth = auth;
+        this.view = view;
+        this.events = events;
+        this.writes = writes;
+        this.watches = watches;
+        this.policies = policies;
+        this.kindPolicies = kindPolicies;
+        this.committedEnd = committedEnd;
+    }
+
+    public AppConfig config() {
+        return config;
+    }
+
+    public TokenAuth auth() {
+        return auth;
+    }
+
+    /** The resource view behind lists, watches and fresh point reads. */
+    public ResourceView view() {
+        return view;
+    }
+
+    public EventHistory events() {
+        return events;
+    }
+
+    /** The kind's reconcile policy (the defaults when it has none). */
+    public ReconcilePolicy policy(String kind) {
+        return policies.apply(kind);
+    }
+
+    /** Every kind policy written, by kind, sorted. */
+    public Map<String, KindPolicy> kindPolicies() {
+        return new TreeMap<>(kindPolicies.get());
+    }
+
+    /**
+     * The view once it has read what was committed when this was called (at most five seconds' wait), as a list
+     * waits, so that it shows every write answered before; 503 while the view is loading.
+     */
+    public ResourceView caughtUpView() throws InterruptedException {
+        if (!view.ready()) {
+            throw ApiError.unavailable("the resource view is still loading", 1);
+        }
+        view.awaitPosition(committedEnd.get(), Duration.ofSeconds(5));
+        return view;
+    }
+
+    /** The desired state a document asks for, checked against {@code key} (400 naming a bad field). */
+    public static DesiredState desired(ResourceKey key, JsonNode document, String expectedResourceVersion) {
+        return ResourceJson.desired(key, document, expectedResourceVersion);
+    }
+
+    /** The desired state that carries a server-side patch; a merge patch's resourceVersion is its precondition. */
+    public static DesiredState patch(ResourceKey key, PatchType type, JsonNode patch, String expectedResourceVersion) {
+        return WriteApi.patchRequest(key, type, patch, expectedResourceVersion);
+    }
+
+    /** The server's JSON form of a resource. */
+    public static ObjectNode toJson(Resource resource) {
+        return ResourceJson.toJson(resource);
+    }
+
+    /** A write through admission, awaited and read back, or its dry run; refusals are thrown as {@link ApiError}. */
+    public Written write(ResourceKey key, DesiredState desired, boolean dryRun, String requestId, String authorization)
+        throws InterruptedException {
+        WriteApi.Written w = writes.submit(key, desired, dryRun, requestId, authorization);
+        return new Written(w.code(), w.reason(), w.resourceVersion(), w.object());
+    }
+
+    /**
+     * A delete through admission with an optional precondition and what it does to the dependents, or its dry run
+     * (which answers the object).
+     */
+    public Written delete(ResourceKey key, String expectedResourceVersion, Propagation propagation, boolean dryRun,
+                          String requestId) throws InterruptedException {
+        WriteApi.Written w = writes.remove(key, expectedResourceVersion, propagation, dryRun, requestId);
+        return new Written(w.code(), w.reason(), w.resourceVersion(), w.object());
+    }
+
+    /** A watch's {@code timeoutSeconds} as an epoch-millis deadline; none when absent; 400 when not a number. */
+    public static long deadline(String timeoutSeconds) {
+        return WatchHandler.deadline(timeoutSeconds);
+    }
+
+    /**
+     * Runs a watch on {@code ctx}'s response, the same stream as the server's own watch in another format: from
+     * {@code from} (null: every current object first), until {@code deadline} (epoch millis). A position that
+     * cannot be replayed is thrown as 410 before anything is written.
+     */
+    public void watch(Context ctx, WatchCursor from, Predicate<StoredResource> filter, long deadline, WatchFormat format)
+        throws IOException, InterruptedException {
+        watches.run(ctx, from, filter, deadline, format);
+    }
+}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,7 +13,9 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -20,6 +23,7 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,6 +103,50 @@ class KubeClientIT {
     }
 
     @Test
+    void shouldNameACreatedObjectFromItsGenerateName() {
+        String kind = kind();
+        GenericKubernetesResource template = new GenericKubernetesResourceBuilder().withApiVersion("statesync.io/v1")
+            .withKind(kind).withNewMetadata().withGenerateName("job-").withNamespace("default").endMetadata()
+            .addToAdditionalProperties("spec", Map.of("n", 1)).build();
+
+        GenericKubernetesResource first = of(kind).inNamespace("default").resource(template).create();
+        GenericKubernetesResource second = of(kind).inNamespace("default").resource(template).create();
+
+        assertThat(first.getMetadata().getName()).matches("job-[bcdfghjklmnpqrstvwxz2456789]{5}");
+        assertThat(second.getMetadata().getName()).startsWith("job-").isNotEqualTo(first.getMetadata().getName());
+        assertThat(of(kind).inNamespace("default").list().getItems()).extracting(o -> o.getMetadata().getName())
+            .containsExactlyInAnyOrder(first.getMetadata().getName(), second.getMetadata().getName());
+    }
+
+    @Test
+    void shouldCascadeADeleteToTheDependentsByItsPropagationPolicy() {
+        String kind = kind();
+        var objects = of(kind).inNamespace("default");
+        GenericKubernetesResource orphaning = objects.resource(object(kind, "owner-orphan", Map.of("n", 1))).create();
+        GenericKubernetesResource collecting = objects.resource(object(kind, "owner-background", Map.of("n", 1))).create();
+        objects.resource(dependent(kind, "child-orphan", orphaning)).create();
+        objects.resource(dependent(kind, "child-background", collecting)).create();
+
+        objects.withName("owner-orphan").withPropagationPolicy(DeletionPropagation.ORPHAN).delete();
+        objects.withName("owner-background").withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+
+        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(objects.withName("child-background").get()).isNull();
+            GenericKubernetesResource orphan = objects.withName("child-orphan").get();
+            assertThat(orphan).isNotNull();
+            assertThat(orphan.getMetadata().getOwnerReferences()).isNullOrEmpty();
+        });
+    }
+
+    private static GenericKubernetesResource dependent(String kind, String name, GenericKubernetesResource owner) {
+        GenericKubernetesResource d = object(kind, name, Map.of("n", 1));
+        d.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("statesync.io/v1")
+            .withKind(kind).withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())
+            .withController(true).withBlockOwnerDeletion(true).build()));
+        return d;
+    }
+
+    @Test
     void shouldAnswerConflictToAnUpdateWithAStaleResourceVersion() {
         String kind = kind();
         of(kind).inNamespace("default").resource(object(kind, "cas", Map.of("n", 1))).create();
@@ -128,6 +176,8 @@ class KubeClientIT {
             "spec", Map.of("n", 1)), "application/json");
 
         assertStatus(app.send("GET", path + "/missing", null, null), 404, "NotFound");
+        assertStatus(app.send("PUT", path + "/missing", Map.of("apiVersion", "statesync.io/v1", "kind", kind,
+            "metadata", Map.of("name", "missing"), "spec", Map.of("n", 1)), "application/json"), 404, "NotFound");
         assertStatus(app.send("PATCH", path + "/s", "{}", "application/apply-patch+yaml"), 415, "UnsupportedMediaType");
         assertStatus(app.send("PATCH", path + "/s", "{}", "application/strategic-merge-patch+json"), 415, "UnsupportedMediaType");
         assertStatus(app.send("PUT", path + "/s/status", "{}", "application/json"), 405, "MethodNotAllowed");

@@ -1,6 +1,7 @@
 package io.statesync.kube.internal;
 
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -28,6 +29,12 @@ public final class ResourceHandlers {
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String MERGE_PATCH = "application/merge-patch+json";
     private static final String JSON_PATCH = "application/json-patch+json";
+    /** Kubernetes' generated-name characters: no vowels and no look-alikes, so that no word or ambiguity appears. */
+    private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+    private static final int GENERATED_SUFFIX_LENGTH = 5;
+    /** A name is at most 63 characters where it must be a label, so the prefix keeps 58. */
+    private static final int MAX_GENERATE_NAME_PREFIX = 58;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RestContext context;
     private final KindCatalog kinds;
@@ -54,23 +61,45 @@ public final class ResourceHandlers {
     public void create(Context ctx) throws InterruptedException {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ObjectNode body = body(ctx, kind);
-        JsonNode name = body.path("metadata").path("name");
-        if (!name.isTextual() || name.asText().isEmpty()) {
-            throw invalid(kind, "", body.path("metadata").has("generateName")
-                ? "metadata.generateName: not supported; give metadata.name" : "metadata.name: Required value: name is required");
-        }
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), name.asText());
+        ResourceKey key = key(kind, ctx.pathParam("namespace"), nameOf(kind, body));
         DesiredState desired = RestContext.desired(key, body, null);
         desired.setCreateOnly(true);
         written(ctx, kind, key, desired);
     }
 
-    /** PUT: replace; metadata.resourceVersion, when given, is the precondition. */
+    /**
+     * The object's name: {@code metadata.name}, or else one made from {@code metadata.generateName} as Kubernetes makes
+     * it (the prefix cut to leave room, then five random characters), written back into the body.
+     */
+    static String nameOf(KindCatalog.Kind kind, ObjectNode body) {
+        JsonNode meta = body.path("metadata");
+        JsonNode name = meta.path("name");
+        if (name.isTextual() && !name.asText().isEmpty()) {
+            return name.asText();
+        }
+        JsonNode prefix = meta.path("generateName");
+        if (!prefix.isTextual() || prefix.asText().isEmpty() || !(meta instanceof ObjectNode m)) {
+            throw invalid(kind, "", "metadata.name: Required value: name or generateName is required");
+        }
+        String base = prefix.asText();
+        StringBuilder generated = new StringBuilder(base.substring(0, Math.min(base.length(), MAX_GENERATE_NAME_PREFIX)));
+        for (int i = 0; i < GENERATED_SUFFIX_LENGTH; i++) {
+            generated.append(NAME_ALPHABET.charAt(RANDOM.nextInt(NAME_ALPHABET.length())));
+        }
+        m.put("name", generated.toString());
+        return generated.toString();
+    }
+
+    /** PUT: replace an existing object; metadata.resourceVersion, when given, is the precondition. */
     public void update(Context ctx) throws InterruptedException {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ObjectNode body = body(ctx, kind);
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
         String expected = Versions.precondition(body.path("metadata").path("resourceVersion").asText(null));
+        // A custom resource is not created by an update in Kubernetes (kubectl replace of a missing object fails).
+        if (context.caughtUpView().get(key.toString()) == null) {
+            throw notFound(kind, key.name());
+        }
         written(ctx, kind, key, RestContext.desired(key, body, expected));
     }
 

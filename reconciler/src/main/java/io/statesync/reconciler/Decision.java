@@ -19,8 +19,18 @@ public sealed interface Decision {
 
     /** Not now: look again at {@code until} (an outstanding correction's deadline, or the end of a backoff). */
     record Wait(Instant until, String why) implements Decision {
+        /**
+         * The {@code why} of a correction the planner emitted but the caller held back because the kind's correction
+         * rate was used up; {@code until} is when its next token is due.
+         */
+        public static final String RATE_LIMITED = "RateLimited";
+
         public Wait {
             Objects.requireNonNull(until, "until");
+        }
+
+        public boolean rateLimited() {
+            return RATE_LIMITED.equals(why);
         }
     }
 

@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>syncStatus: Stalled when the planner gave up; Deleting while deleting; Orphaned for an orphan (reported or
  *       being pruned); Synced when in sync; Progressing while a correction is outstanding (just emitted or before
- *       its deadline); OutOfSync while a failed correction waits for its retry.</li>
+ *       its deadline); OutOfSync while a failed correction waits for its retry (Synced reason RetryBackoff) or a
+ *       planned one waits for the kind's correction rate (reason RateLimited).</li>
  *   <li>Conditions Synced, Progressing, Stalled and ObservedStale, in that order, then MergeConflict once the merge
  *       has reported a conflict. A condition keeps its lastTransitionTime unless its status changes. Messages carry
  *       no clock, so a heartbeat changes nothing.</li>
@@ -121,7 +122,8 @@ public final class StatusCalculator {
         String reason = switch (sync) {
             case Stalled, Deleting, Orphaned -> sync.name();
             default -> decision instanceof Decision.Emit e ? e.correction().reason().name()
-                    : inFlight(in, decision) ? in.lastCorrection().reason().name() : "RetryBackoff";
+                    : inFlight(in, decision) ? in.lastCorrection().reason().name()
+                    : decision instanceof Decision.Wait w && w.rateLimited() ? Decision.Wait.RATE_LIMITED : "RetryBackoff";
         };
         return condition(ConditionView.SYNCED, FALSE, reason, summarize(diff));
     }

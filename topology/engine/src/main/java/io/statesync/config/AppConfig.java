@@ -71,6 +71,8 @@ public final class AppConfig extends AbstractConfig {
     public static final String RECONCILE_COALESCE_ENABLED = "reconcile.coalesce.enabled";
     public static final String RECONCILE_BATCH_INTERVAL_MS = "reconcile.batch.interval.ms";
     public static final String STATE_CACHE_MAX_ENTRIES = "state.cache.max.entries";
+    public static final String CORRECTIONS_RATE_PER_KIND = "corrections.rate.per.kind";
+    public static final String CORRECTIONS_BURST_PER_KIND = "corrections.burst.per.kind";
     public static final String AUTH_TOKENS = "auth.tokens";
     public static final String AUTH_TOKENS_FILE = "auth.tokens.file";
     public static final String WATCH_BOOKMARK_INTERVAL_MS = "watch.bookmark.interval.ms";
@@ -227,6 +229,7 @@ public final class AppConfig extends AbstractConfig {
         defineHttpTls(def);
         defineReconcile(def);
         defineCoalescing(def);
+        defineCorrectionRate(def);
         return def;
     }
 
@@ -362,5 +365,16 @@ public final class AppConfig extends AbstractConfig {
                 "Wall-clock period of the coalesced reconcile batch: the most a reconcile waits after its event.")
             .define(STATE_CACHE_MAX_ENTRIES, Type.INT, 5_000, Range.between(1, 10_000_000), Importance.LOW,
                 "Decoded per-key states kept per task between events (written back at each commit).");
+    }
+
+    private static void defineCorrectionRate(ConfigDef def) {
+        def.define(CORRECTIONS_RATE_PER_KIND, Type.DOUBLE, 0.0, Range.between(0.0, 1_000_000.0), Importance.LOW,
+                "Corrections per second each stream task may issue for one kind, refilled by wall-clock time, like a "
+                    + "workqueue's overall token bucket: a correction beyond it waits on the key's timer for its token "
+                    + "(Synced reason RateLimited) and counts in statesync_corrections_delayed_total. "
+                    + "0 means unlimited, so that an instance that does not ask for a limit behaves as without one.")
+            .define(CORRECTIONS_BURST_PER_KIND, Type.INT, 100, Range.between(1, 1_000_000), Importance.LOW,
+                "Corrections a task may issue for one kind at once before corrections.rate.per.kind paces them: "
+                    + "the size of the kind's token bucket. Ignored while the rate is 0.");
     }
 }

@@ -85,6 +85,7 @@ public final class ReconcileMetrics {
         }
         conflictCounter("none", FIELD_VALUE_CONFLICT);
         correctionCounter("none", Action.UPDATE.name(), Reason.Drift.name());
+        delayedCounter("none");
         conflictCounter("none", "ResourceVersion");
         convergenceSummary("none");
         for (SyncStatus s : SyncStatus.values()) {
@@ -112,6 +113,11 @@ public final class ReconcileMetrics {
 
     public void correctionEmitted(String kind, String action, String reason) {
         correctionCounter(kind, action, reason).increment();
+    }
+
+    /** A planned correction of {@code kind} held back because the kind's correction rate was used up. */
+    public void correctionDelayed(String kind) {
+        delayedCounter(kind).increment();
     }
 
     public void converged(String kind, long millis) {
@@ -195,6 +201,12 @@ public final class ReconcileMetrics {
         return counters.computeIfAbsent("correction|" + kind + "|" + action + "|" + reason, k ->
             Counter.builder("statesync_corrections_emitted_total").description("Corrections emitted, by kind, action and reason")
                 .tag("kind", kind).tag("action", action).tag("reason", reason).register(registry));
+    }
+
+    private Counter delayedCounter(String kind) {
+        return counters.computeIfAbsent("delayed|" + kind, k -> Counter.builder("statesync_corrections_delayed_total")
+            .description("Planned corrections held back by the per-kind correction rate limit, by kind")
+            .tag("kind", kind).register(registry));
     }
 
     private Counter conflictCounter(String kind, String type) {

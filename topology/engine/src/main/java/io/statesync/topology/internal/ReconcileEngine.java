@@ -78,7 +78,9 @@ final class ReconcileEngine {
         this.policies = policies;
         this.events = new Events();
         this.task = task;
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children);
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children,
+            new CorrectionRateLimiter(ctx.config().getDouble(AppConfig.CORRECTIONS_RATE_PER_KIND),
+                ctx.config().getInt(AppConfig.CORRECTIONS_BURST_PER_KIND)));
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);

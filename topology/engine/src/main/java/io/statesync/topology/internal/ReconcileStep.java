@@ -57,10 +57,13 @@ final class ReconcileStep {
     private final String task;
     /** A key's dependents for the health rules' {@code children}, read only for a kind that has rules. */
     private final Function<String, List<Map<String, Object>>> children;
+    /** Paces the corrections this task issues per kind. */
+    private final CorrectionRateLimiter limiter;
 
     ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task,
-                  Function<String, List<Map<String, Object>>> children) {
+                  Function<String, List<Map<String, Object>>> children, CorrectionRateLimiter limiter) {
         this.task = task;
+        this.limiter = limiter;
         this.children = children;
         this.stores = stores;
         this.planner = planner;
@@ -89,7 +92,7 @@ final class ReconcileStep {
         String kind = res.getMetadata().getKind();
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
-        Decision decision = planner.plan(in, merge);
+        Decision decision = paced(kind, planner.plan(in, merge), now);
         Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
             : null;
         StatusView prev = AvroMapping.statusView(res.getStatus());
@@ -111,6 +114,23 @@ final class ReconcileStep {
         log(key, res, st, decision);
         finish(key, st, decision, policy, now.toEpochMilli());
         return emitted;
+    }
+
+    /**
+     * Holds back a planned correction whose kind has no token left in this task's bucket: the key waits on its timer
+     * (which survives a restart) until the token is due, and is planned afresh then. New generations, retries,
+     * drift repairs and deletes alike, since each costs the agent the same work.
+     */
+    private Decision paced(String kind, Decision decision, Instant now) {
+        if (!(decision instanceof Decision.Emit)) {
+            return decision;
+        }
+        long due = limiter.acquire(kind, now.toEpochMilli());
+        if (due == 0) {
+            return decision;
+        }
+        metrics.correctionDelayed(kind);
+        return new Decision.Wait(Instant.ofEpochMilli(due), Decision.Wait.RATE_LIMITED);
     }
 
     /** What one reconcile decided and computed, for the events that follow its publish. */

@@ -46,6 +46,16 @@ class StatusCalculatorTest {
     }
 
     @Test
+    void shouldSayRateLimitedWhileAPlannedCorrectionWaitsForItsKindsToken() {
+        StatusView s = StatusCalculator.compute(null, input(OLD, T0).build(),
+                new Decision.Wait(T0.plusMillis(500), Decision.Wait.RATE_LIMITED));
+
+        assertThat(s.syncStatus()).isEqualTo(SyncStatus.OutOfSync);
+        assertThat(s.condition(ConditionView.SYNCED).orElseThrow().reason()).isEqualTo("RateLimited");
+        assertThat(status(s, ConditionView.PROGRESSING)).isEqualTo("False");
+    }
+
+    @Test
     void shouldBecomeSyncedAndRecordConvergence() {
         StatusView progressing = StatusCalculator.compute(null, input(OLD, T0).build(), new Decision.Emit(correction(T0)));
         Instant t1 = T0.plusSeconds(4);

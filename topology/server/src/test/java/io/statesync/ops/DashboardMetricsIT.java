@@ -39,7 +39,8 @@ class DashboardMetricsIT {
 
     /** Every meter {@code ReconcileMetrics} registers, each exported before the first event. */
     static final List<String> RECONCILE_METRICS = List.of("statesync_admission_total", "statesync_conflicts_total",
-        "statesync_convergence_seconds", "statesync_corrections_emitted_total", "statesync_dlq_records_total",
+        "statesync_convergence_seconds", "statesync_corrections_delayed_total", "statesync_corrections_emitted_total",
+        "statesync_dlq_records_total",
         "statesync_inflight_corrections", "statesync_queue_depth", "statesync_reconcile_duration_seconds", "statesync_reconcile_total",
         "statesync_resources", "statesync_stale_observations_total");
 

@@ -10,6 +10,8 @@ import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.Counter;
 import io.statesync.avro.Correction;
+import io.statesync.avro.KindPolicy;
+import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import io.statesync.config.AppConfig;
@@ -103,6 +105,24 @@ class CorrectionRateLimitTopologyTest {
             create(f, "WebApp", IntStream.range(0, keys).mapToObj(i -> "k" + i).toArray(String[]::new));
             assertThat(f.drainCorrections()).hasSize(keys);
             assertThat(delayed(f, "WebApp")).isZero();
+        }
+    }
+
+    @Test
+    void shouldPaceARetryToo() {
+        try (TopologyFixture f = new TopologyFixture(stateDir, Map.of(AppConfig.CORRECTIONS_RATE_PER_KIND, 0.5,
+                AppConfig.CORRECTIONS_BURST_PER_KIND, 1))) {
+            f.kinds.pipeInput("WebApp", KindPolicy.newBuilder().setKind("WebApp").setCorrectionDeadlineMs(500L)
+                .setBackoffBaseMs(100L).setBackoffCapMs(100L).build());
+            create(f, "WebApp", "a");
+            assertThat(f.drainCorrections()).hasSize(1);
+
+            advanceInSteps(f, 1_800);
+            assertThat(f.drainCorrections()).as("the retry is due but its token is not").isEmpty();
+            assertThat(delayed(f, "WebApp")).isPositive();
+
+            advanceInSteps(f, 400);
+            assertThat(f.drainCorrections()).extracting(Correction::getReason).containsExactly(Reason.Retry);
         }
     }
 

@@ -71,7 +71,7 @@ function node(d, open, refresh) {
   const health = healthOf(d.health);
   return h('li', { 'data-key': k, 'data-sync': d.syncStatus, 'data-health': health || null },
     toggle, ' ', resourceLink(d.kind, d.namespace, d.name), ' ', badge(d.syncStatus), health ? [' ', badge(health)] : null,
-    d.deleting ? [' ', badge('Deleting')] : null,
+    d.deleting && d.syncStatus !== 'Deleting' ? [' ', badge('Deleting')] : null,
     d.controller ? null : h('span', { class: 'muted' }, ' (owner, not controller)'),
     d.ownerUidMatches === false ? h('span', { class: 'muted' }, ' (names an earlier owner of the same name)') : null,
     isOpen && d.children ? tree(d.children, open, refresh, null) : null);

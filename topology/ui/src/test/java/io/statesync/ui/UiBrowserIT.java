@@ -348,6 +348,7 @@ class UiBrowserIT {
         web.findElement(By.cssSelector("button[aria-expanded=false]")).click();
         await().atMost(SETTLE).until(() -> dependentLinks(node("Deployment/" + ns + "/shop-web") + " > ul > li"),
             l -> l.equals(Map.of("ReplicaSet/" + ns + "/shop-web-1", "#/resources/ReplicaSet/" + ns + "/shop-web-1")));
+        browser.driver.executeScript("document.getElementById('dependents-h').scrollIntoView()");
         browser.screenshot("resource-dependents");
 
         show("#/resources/Service/" + ns + "/shop-svc");
@@ -355,6 +356,7 @@ class UiBrowserIT {
         assertThat(controller.getText()).isEqualTo("WebApp " + ns + "/shop");
         assertThat(controller.getDomAttribute("href")).isEqualTo("#/resources/WebApp/" + ns + "/shop");
         assertThat(browser.text("#other-owners")).isEqualTo("WebApp " + ns + "/other");
+        browser.driver.executeScript("document.getElementById('owners-h').scrollIntoView()");
         browser.screenshot("resource-owners");
     }
 
@@ -403,6 +405,7 @@ class UiBrowserIT {
         await().atMost(SETTLE).until(() -> browser.text("#deleting"), t -> t.contains("Deleting since " + since));
         await().atMost(SETTLE).until(() -> browser.text(node("Deployment/" + ns + "/held")), t -> t.contains("Deleting"));
         assertThat(browser.text("#delete-result")).contains("Foreground");
+        browser.driver.executeScript("document.getElementById('deleting').scrollIntoView()");
         browser.screenshot("resource-foreground-deletion");
     }
 

@@ -370,6 +370,7 @@ class UiBrowserIT {
         for (String d : dependents) {
             await().atMost(SETTLE).until(() -> instance.get(d).path("metadata").path("ownerReferences"),
                 refs -> refs.isMissingNode() || refs.isEmpty());
+            assertThat(instance.send("GET", d, null).statusCode()).as("the dependent stays").isEqualTo(200);
         }
         awaitTheOwnerGoneWithNoDependentsShown();
     }

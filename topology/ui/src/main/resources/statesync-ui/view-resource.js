@@ -1,25 +1,37 @@
 // One resource: metadata, conditions, desired and observed side by side with the differing fields marked, the last
-// correction, its events, and, for a writer, a conditional edit (If-Match) of its YAML and delete. Ownership shows
-// only when the server offers it.
+// correction, its owners and dependents, its events, and, for a writer, a conditional edit (If-Match) of its YAML and
+// a delete with the choice of what happens to the dependents.
 import { api, optional, resourcePath, canWrite, ApiError } from './api.js';
-import { h, badge, table, when, message, describeError, navigate, fill, markInvalid } from './dom.js';
+import { h, badge, table, when, message, describeError, fill, markInvalid } from './dom.js';
 import { fieldRows } from './diff.js';
 import { toYaml } from './yaml.js';
+import { owners, followDependents } from './owners.js';
 
 export async function resource(main, kind, ns, name) {
   const path = resourcePath(kind, ns, name);
   const read = h('div', {});
+  const tree = h('section', { id: 'dependents-section', 'aria-labelledby': 'dependents-h' });
   const history = h('section', { 'aria-labelledby': 'events-h' });
   const edit = h('div', {});
-  main.append(h('h1', {}, `${kind} ${ns}/${name}`), read, history, edit);
+  const removal = h('section', { 'aria-labelledby': 'delete-h' });
+  main.append(h('h1', {}, `${kind} ${ns}/${name}`), read, tree, history, edit, removal);
   let state = await load(path, kind);
   paint(read, state);
   const events = followEvents(history, path);
-  await events();
-  const reload = async () => { state = await load(path, kind); paint(read, state); await events(); };
-  if (canWrite()) editor(edit, path, state, reload);
+  const dependents = followDependents(tree, kind, ns, name);
+  await Promise.all([events(), dependents()]);
+  const reload = async () => { state = await load(path, kind); paint(read, state); await events(); await dependents(); };
+  if (canWrite()) {
+    editor(edit, path, state, reload);
+    deleter(removal, path, () => state.object.metadata.resourceVersion, async () => {
+      try { await reload(); } catch (e) {
+        if (e instanceof ApiError && e.status === 404) gone(read, edit, removal); else throw e;
+      }
+    });
+  }
   // A resource changes under the page as agents report and corrections go out; a cheap conditional read keeps up.
-  // Refused writes add events without changing the resource, so the events are read on every tick.
+  // Refused writes add events and dependents change on their own, so both are read on every tick; the dependents
+  // go on after the resource is gone, since a cascade removes or releases them after the owner.
   const timer = setInterval(async () => {
     try {
       const r = await api(path, { headers: { 'If-None-Match': `"${state.etag}"` } });
@@ -30,10 +42,18 @@ export async function resource(main, kind, ns, name) {
       }
       await events();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) fill(read, message('error', 'This resource no longer exists.'));
+      if (e instanceof ApiError && e.status === 404) gone(read, edit, removal);
     }
+    await dependents().catch(() => {});
   }, 2000);
   return () => clearInterval(timer);
+}
+
+/** A deleted resource keeps its page, so the cascade can be followed in the dependents, without write controls. */
+function gone(read, ...controls) {
+  if (read.querySelector('#gone')) return;
+  fill(read, message('error', h('span', { id: 'gone' }, 'This resource no longer exists.')));
+  controls.forEach((el) => el.querySelectorAll('button, textarea, input').forEach((c) => { c.disabled = true; }));
 }
 
 /** Returns a function that reads the events and repaints them only when they changed, so the list does not flicker. */
@@ -51,13 +71,13 @@ function followEvents(el, path) {
 }
 
 async function load(path, kind) {
-  const [object, diff, policy, dependents] = await Promise.all([api(path), api(path + '/diff'),
-    optional('/api/v1/kinds/' + encodeURIComponent(kind)), optional(path + '/dependents')]);
+  const [object, diff, policy] = await Promise.all([api(path), api(path + '/diff'),
+    optional('/api/v1/kinds/' + encodeURIComponent(kind))]);
   const st = object.data.status || {};
   // An older server sends no observed state in /diff: then only whether anything was observed is known.
   const observed = diff.data.observed !== undefined ? diff.data.observed : st.lastObservedAt ? {} : null;
   return { object: object.data, etag: object.etag, diff: diff.data.items, ignored: (policy && policy.ignoredFields) || [],
-    observed, correction: diff.data.lastCorrection, dependents };
+    observed, correction: diff.data.lastCorrection };
 }
 
 function paint(el, s) {
@@ -66,12 +86,14 @@ function paint(el, s) {
   const st = o.status || {};
   fill(el,
     h('p', {}, 'Sync: ', badge(st.syncStatus), st.health !== undefined ? [' Health: ', badge(healthOf(st.health))] : null),
+    m.deletionTimestamp ? message('info', h('span', { id: 'deleting' }, badge('Deleting'), ' since ', m.deletionTimestamp,
+      ' (', when(m.deletionTimestamp), ' ago)', (m.finalizers || []).length ? `, waiting for ${m.finalizers.join(', ')}` : '')) : null,
     h('h2', {}, 'Metadata'), dl([['uid', m.uid], ['resourceVersion', m.resourceVersion], ['generation', m.generation],
       ['observedGeneration', st.observedGeneration], ['created', when(m.creationTimestamp)],
       ['deleting since', m.deletionTimestamp ? when(m.deletionTimestamp) : null], ['labels', pairs(m.labels)],
       ['annotations', pairs(m.annotations)], ['finalizers', (m.finalizers || []).join(', ')],
       ['last observed', when(st.lastObservedAt)], ['converged', when(st.convergedAt)], ['attempts', st.attempts]]),
-    owners(m.ownerReferences, s.dependents),
+    owners(m.ownerReferences, m.namespace),
     h('h2', {}, 'Conditions'), (st.conditions || []).length ? table(null, ['Type', 'Status', 'Reason', 'Message', 'Since'],
       st.conditions.map((c) => h('tr', {}, h('td', {}, c.type), h('td', {}, c.status), h('td', {}, c.reason), h('td', {}, c.message),
         h('td', {}, when(c.lastTransitionTime))))) : h('p', {}, 'None.'),
@@ -107,15 +129,6 @@ function correction(c, full) {
   patch ? table('The patch this correction sent', ['Operation', 'Field', 'Value'], patch.map((op) => h('tr', {},
     h('td', {}, op.op), h('th', { scope: 'row' }, h('code', {}, op.path)), h('td', {}, h('code', {}, op.op === 'REMOVE' ? '' : JSON.stringify(op.value))))),
   { id: 'patch' }) : null];
-}
-
-/** Owner references once resources carry them, dependents once the server lists them. */
-function owners(refs, dependents) {
-  if (!refs && !dependents) return null;
-  const link = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace, r.name].map(encodeURIComponent).join('/') }, `${r.kind} ${r.namespace}/${r.name}`);
-  const list = (items) => items.length ? h('ul', {}, items.map((r) => h('li', {}, link(r)))) : h('p', {}, 'None.');
-  return [refs ? [h('h2', {}, 'Owners'), list(refs)] : null,
-    dependents ? [h('h2', {}, 'Dependents'), list((dependents.items || dependents).map((d) => ({ kind: d.kind, ...(d.metadata || d) })))] : null];
 }
 
 /** Newest first, as the server lists them; a repeated event shows its count and when it first happened. */
@@ -160,18 +173,41 @@ function editor(el, path, state, reload) {
       out.scrollIntoView({ block: 'center' });
     }
   };
-  let armed = false;
-  const del = h('button', { type: 'button', class: 'danger', onclick: async () => {
-    if (!armed) { armed = true; del.textContent = 'Confirm delete'; return; }
-    try {
-      await api(path, { method: 'DELETE', headers: { 'If-Match': `"${base}"` } });
-      navigate('/resources', {});
-    } catch (e) { fill(out, message('error', describeError(e))); }
-  } }, 'Delete');
   fill(el, h('h2', {}, 'Edit'), h('p', { id: 'edit-help', class: 'muted' },
     `Edits version ${base}; saving fails with a conflict if the resource changed since.`),
   h('label', { for: 'spec-editor' }, 'Labels, annotations and spec (YAML)'), text, out,
-  h('div', { class: 'actions' }, h('button', { type: 'button', id: 'save', onclick: save }, 'Save'), del));
+  h('div', { class: 'actions' }, h('button', { type: 'button', id: 'save', onclick: save }, 'Save')));
+}
+
+const POLICIES = [
+  ['Background', 'the default: deletes this resource now, then its dependents once it is gone.'],
+  ['Foreground', 'keeps this resource, marked Deleting, until its dependents are deleted, then deletes it.'],
+  ['Orphan', 'deletes only this resource; its dependents stay, without their reference to it.'],
+];
+
+/**
+ * Delete with the choice of what happens to the dependents (propagationPolicy), conditional on the version the page
+ * shows, after a second click. It lives outside the editor, which is rebuilt as the resource changes, so the choice
+ * and the result survive the resource changing under a Foreground deletion.
+ */
+function deleter(el, path, version, after) {
+  const out = h('div', { id: 'delete-result', 'aria-live': 'polite' });
+  const choice = h('fieldset', {}, h('legend', {}, 'What happens to the dependents'), POLICIES.map(([p, text], i) =>
+    h('div', { class: 'choice' }, h('input', { type: 'radio', name: 'propagationPolicy', id: 'propagation-' + p, value: p, checked: i === 0 }),
+      ' ', h('label', { for: 'propagation-' + p }, h('strong', {}, p)), h('span', { class: 'muted' }, ': ' + text))));
+  let armed = false;
+  const del = h('button', { type: 'button', id: 'delete', class: 'danger', onclick: async () => {
+    if (!armed) { armed = true; del.textContent = 'Confirm delete'; return; }
+    armed = false;
+    del.textContent = 'Delete';
+    const policy = choice.querySelector('input:checked').value;
+    try {
+      await api(`${path}?propagationPolicy=${policy}`, { method: 'DELETE', headers: { 'If-Match': `"${version()}"` } });
+      fill(out, message('ok', `Deletion requested with propagationPolicy ${policy}.`));
+      await after();
+    } catch (e) { fill(out, message('error', describeError(e))); }
+  } }, 'Delete');
+  fill(el, h('h2', { id: 'delete-h' }, 'Delete'), choice, h('div', { class: 'actions' }, del), out);
 }
 
 async function conflict(path, base, e, el, reload) {

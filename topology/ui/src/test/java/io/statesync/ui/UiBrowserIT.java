@@ -327,6 +327,149 @@ class UiBrowserIT {
         assertThat(anonymous("/api/v1/resources").statusCode()).isEqualTo(401);
     }
 
+    @Test
+    @Order(13)
+    void shouldShowAnOwnersDependentsAsALinkedTreeAndWhoControlsADependent() throws Exception {
+        String ns = namespace();
+        String uid = owner(ns, "shop");
+        String other = owner(ns, "other");
+        dependent("Deployment", ns, "shop-web", ref("WebApp", "shop", uid, true));
+        dependent("Service", ns, "shop-svc", ref("WebApp", "shop", uid, true), ref("WebApp", "other", other, false));
+        String deployment = instance.get(path("Deployment", ns, "shop-web")).path("metadata").path("uid").asText();
+        dependent("ReplicaSet", ns, "shop-web-1", ref("Deployment", "shop-web", deployment, true));
+        show("#/resources/WebApp/" + ns + "/shop");
+        await().atMost(SETTLE).until(() -> dependentLinks("#dependents > li"), l -> l.equals(Map.of(
+            "Deployment/" + ns + "/shop-web", "#/resources/Deployment/" + ns + "/shop-web",
+            "Service/" + ns + "/shop-svc", "#/resources/Service/" + ns + "/shop-svc")));
+        WebElement web = browser.driver.findElement(By.cssSelector(node("Deployment/" + ns + "/shop-web")));
+        String sync = web.getDomAttribute("data-sync");
+        assertThat(sync).as("each dependent's sync status").isNotEmpty();
+        assertThat(web.findElement(By.cssSelector(".badge")).getText()).isEqualTo(sync);
+        web.findElement(By.cssSelector("button[aria-expanded=false]")).click();
+        await().atMost(SETTLE).until(() -> dependentLinks(node("Deployment/" + ns + "/shop-web") + " > ul > li"),
+            l -> l.equals(Map.of("ReplicaSet/" + ns + "/shop-web-1", "#/resources/ReplicaSet/" + ns + "/shop-web-1")));
+        browser.driver.executeScript("document.getElementById('dependents-h').scrollIntoView()");
+        browser.screenshot("resource-dependents");
+
+        show("#/resources/Service/" + ns + "/shop-svc");
+        WebElement controller = browser.await(By.cssSelector("#controlled-by a"), SETTLE);
+        assertThat(controller.getText()).isEqualTo("WebApp " + ns + "/shop");
+        assertThat(controller.getDomAttribute("href")).isEqualTo("#/resources/WebApp/" + ns + "/shop");
+        assertThat(browser.text("#other-owners")).isEqualTo("WebApp " + ns + "/other");
+        browser.driver.executeScript("document.getElementById('owners-h').scrollIntoView()");
+        browser.screenshot("resource-owners");
+    }
+
+    @Test
+    @Order(14)
+    void shouldLeaveTheDependentsWithoutTheReferenceAfterAnOrphanDeleteFromThePage() throws Exception {
+        String ns = namespace();
+        List<String> dependents = ownerWithTwoDependents(ns);
+        deleteFromThePage("Orphan");
+        await().atMost(SETTLE).until(() -> instance.send("GET", path("WebApp", ns, "shop"), null).statusCode() == 404);
+        for (String d : dependents) {
+            await().atMost(SETTLE).until(() -> instance.get(d).path("metadata").path("ownerReferences"),
+                refs -> refs.isMissingNode() || refs.isEmpty());
+            assertThat(instance.send("GET", d, null).statusCode()).as("the dependent stays").isEqualTo(200);
+        }
+        awaitTheOwnerGoneWithNoDependentsShown();
+    }
+
+    @Test
+    @Order(15)
+    void shouldRemoveTheDependentsAfterABackgroundDeleteFromThePage() throws Exception {
+        String ns = namespace();
+        List<String> dependents = ownerWithTwoDependents(ns);
+        assertThat(browser.driver.findElement(By.id("propagation-Background")).isSelected()).as("the default").isTrue();
+        deleteFromThePage(null);
+        for (String d : dependents) {
+            await().atMost(SETTLE).until(() -> instance.send("GET", d, null).statusCode() == 404);
+        }
+        awaitTheOwnerGoneWithNoDependentsShown();
+    }
+
+    @Test
+    @Order(16)
+    void shouldShowTheOwnerDeletingWithItsDeletionTimestampWhileAForegroundDeleteWaitsForADependent() throws Exception {
+        String ns = namespace();
+        String uid = owner(ns, "shop");
+        String held = path("Deployment", ns, "held");
+        HttpResponse<String> r = instance.send("PUT", held, Map.of("metadata", Map.of("finalizers", List.of("example.com/keep"),
+            "ownerReferences", List.of(ref("WebApp", "shop", uid, true))), "spec", Map.of("replicas", 1)));
+        assertThat(r.statusCode()).as(r.body()).isLessThan(300);
+        awaitSync(held, "Synced");
+        show("#/resources/WebApp/" + ns + "/shop");
+        browser.await(By.cssSelector(node("Deployment/" + ns + "/held")), SETTLE);
+        deleteFromThePage("Foreground");
+        String since = await().atMost(SETTLE).until(() -> instance.get(path("WebApp", ns, "shop")).path("metadata")
+            .path("deletionTimestamp").asText(), t -> !t.isEmpty());
+        await().atMost(SETTLE).until(() -> browser.text("#deleting"), t -> t.contains("Deleting since " + since));
+        await().atMost(SETTLE).until(() -> browser.text(node("Deployment/" + ns + "/held")), t -> t.contains("Deleting"));
+        assertThat(browser.text("#delete-result")).contains("Foreground");
+        browser.driver.executeScript("document.getElementById('deleting').scrollIntoView()");
+        browser.screenshot("resource-foreground-deletion");
+    }
+
+    /** An owner WebApp "shop" with a Deployment and a Service it controls, shown on the owner's page. */
+    private static List<String> ownerWithTwoDependents(String ns) {
+        String uid = owner(ns, "shop");
+        List<String> out = List.of(dependent("Deployment", ns, "shop-web", ref("WebApp", "shop", uid, true)),
+            dependent("Service", ns, "shop-svc", ref("WebApp", "shop", uid, true)));
+        for (String d : out) {
+            awaitSync(d, "Synced");
+        }
+        awaitSync(path("WebApp", ns, "shop"), "Synced");
+        show("#/resources/WebApp/" + ns + "/shop");
+        await().atMost(SETTLE).until(() -> dependentLinks("#dependents > li").size() == 2);
+        return out;
+    }
+
+    /** The owner's page after the cascade: the owner gone, its controls disabled, and no resource naming it. */
+    private static void awaitTheOwnerGoneWithNoDependentsShown() {
+        await().atMost(SETTLE).until(() -> browser.text("#dependents"), t -> t.equals("None."));
+        assertThat(browser.text("#gone")).isEqualTo("This resource no longer exists.");
+        assertThat(browser.driver.findElement(By.id("delete")).isEnabled()).isFalse();
+    }
+
+    private static void deleteFromThePage(String policy) {
+        if (policy != null) {
+            browser.driver.findElement(By.id("propagation-" + policy)).click();
+        }
+        WebElement delete = browser.driver.findElement(By.id("delete"));
+        delete.click();
+        delete.click();
+        await().atMost(SETTLE).until(() -> browser.text("#delete-result"), t -> !t.isEmpty());
+        assertThat(browser.text("#delete-result")).startsWith("Deletion requested");
+    }
+
+    private static String owner(String ns, String name) {
+        return instance.put(path("WebApp", ns, name), Map.of("replicas", 1), Map.of()).path("metadata").path("uid").asText();
+    }
+
+    @SafeVarargs
+    private static String dependent(String kind, String ns, String name, Map<String, Object>... refs) {
+        String path = path(kind, ns, name);
+        HttpResponse<String> r = instance.send("PUT", path, Map.of("metadata", Map.of("ownerReferences", List.of(refs)),
+            "spec", Map.of("replicas", 1)));
+        assertThat(r.statusCode()).as(r.body()).isLessThan(300);
+        return path;
+    }
+
+    private static Map<String, Object> ref(String kind, String name, String uid, boolean controller) {
+        return Map.of("kind", kind, "name", name, "uid", uid, "controller", controller, "blockOwnerDeletion", controller);
+    }
+
+    private static String node(String key) {
+        return "#dependents li[data-key='" + key + "']";
+    }
+
+    /** Each dependent's key, as the page lists them, and the address its link goes to. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> dependentLinks(String css) {
+        return (Map<String, String>) browser.driver.executeScript("return Object.fromEntries([...document.querySelectorAll(arguments[0])]"
+            + ".map(li => [li.dataset.key, li.querySelector(':scope > a').getAttribute('href')]))", css);
+    }
+
     private static HttpResponse<String> anonymous(String path) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(instance.base + path)).build(),

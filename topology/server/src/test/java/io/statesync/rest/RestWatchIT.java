@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
 class RestWatchIT {
 
     /**
-     * CAS race rounds, as the issue asks: two writers race on the same expected version in each. The rounds run on
+     * CAS race rounds: two writers race on the same expected version in each. The rounds run on
      * {@link #CAS_KEYS} keys at once, so that they share the pipeline's commits and the test stays short.
      */
     private static final int CAS_ROUNDS = 500;

@@ -1,9 +1,7 @@
 package io.statesync.kube;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.FreePorts;
+import io.statesync.rest.JsonRequests;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 
 import static org.awaitility.Awaitility.await;
@@ -111,42 +110,16 @@ final class KubeTestApp implements AutoCloseable {
     }
 
     HttpResponse<String> send(String method, String path, Object body, String contentType, String... headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
-        if (config.containsKey(AppConfig.AUTH_TOKENS)) {
-            b.header("Authorization", "Bearer " + WRITER);
-        }
-        if (contentType != null) {
-            b.header("Content-Type", contentType);
-        }
-        for (int i = 0; i + 1 < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        String text = body == null ? null : body instanceof String s ? s : write(body);
-        b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
-        try {
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return JsonRequests.send(http, Duration.ofSeconds(60), base() + path,
+            config.containsKey(AppConfig.AUTH_TOKENS) ? WRITER : null, method, body, contentType, headers);
     }
 
     static JsonNode json(HttpResponse<String> r) {
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON (" + r.statusCode() + "): " + r.body(), e);
-        }
+        return JsonRequests.json(r);
     }
 
     static String write(Object o) {
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return JsonRequests.write(o);
     }
 
     static Path tempDir() throws IOException {

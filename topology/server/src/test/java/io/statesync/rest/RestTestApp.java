@@ -1,9 +1,7 @@
 package io.statesync.rest;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,42 +92,15 @@ final class RestTestApp implements AutoCloseable {
     }
 
     HttpResponse<String> send(String method, String path, Object body, String contentType, String... headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        if (contentType != null) {
-            b.header("Content-Type", contentType);
-        }
-        for (int i = 0; i + 1 < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        String text = body == null ? null : body instanceof String s ? s : write(body);
-        b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
-        try {
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return JsonRequests.send(http, Duration.ofSeconds(60), base + path, token, method, body, contentType, headers);
     }
 
     static JsonNode json(HttpResponse<String> r) {
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON (" + r.statusCode() + "): " + r.body(), e);
-        }
+        return JsonRequests.json(r);
     }
 
     static String write(Object o) {
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return JsonRequests.write(o);
     }
 
     /** A PUT body for a resource with the given spec and labels. */

@@ -1,10 +1,7 @@
 package io.statesync.ui;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -17,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.rest.JsonRequests;
 import io.statesync.topology.InTestAgent;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -73,21 +71,7 @@ final class UiInstance implements AutoCloseable {
     }
 
     HttpResponse<String> send(String method, String path, Object body, String... headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-            .header("Authorization", "Bearer " + WRITER).header("Content-Type", "application/json");
-        for (int i = 0; i + 1 < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        try {
-            String text = body == null ? null : JSON.writeValueAsString(body);
-            b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return JsonRequests.send(http, Duration.ofSeconds(30), base + path, WRITER, method, body, "application/json", headers);
     }
 
     static JsonNode tree(String text) {

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Polls one instance's REST API on its own thread (point GETs of random keys, a tenth of them never written, half of
- * them with {@code consistency=owner}; every tenth request a list) and judges every answer against what the test
+ * them of the key's diff, which its owner answers; every tenth request a list) and judges every answer against what the test
  * knows was committed.
  *
  * <p>A point read of a key the load has written names the newest resourceVersion the test has read from
@@ -51,8 +51,8 @@ final class RestProbe implements AutoCloseable {
     private static final int SAMPLES_PER_KIND = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * The 503-window slot of lists. Point reads use {@code 2 * partition}, or {@code 2 * partition + 1} with
-     * {@code consistency=owner}: a view read that answers does not end a run of owner reads that do not.
+     * The 503-window slot of lists. Point reads use {@code 2 * partition}, or {@code 2 * partition + 1} for a diff:
+     * a view read that answers does not end a run of owner reads that do not.
      */
     private static final int LIST_SLOT = -1;
 
@@ -142,7 +142,7 @@ final class RestProbe implements AutoCloseable {
     }
 
     /**
-     * @param owner {@code consistency=owner}: the key's owner answers from its store (interactive queries), never the
+     * @param owner read the key's diff, which the key's owner answers from its store (interactive queries), never the
      *              view, so that reads go through the routing that a rebalance moves
      */
     private void probeKey(String key, boolean inKeySpace, boolean owner) {
@@ -150,15 +150,15 @@ final class RestProbe implements AutoCloseable {
         int partition = changelog.partition(key);
         long changelogEnd = changelog.readEnd(partition);
         int slot = 2 * partition + (owner ? 1 : 0);
-        String query = (committed >= 0 ? "&resourceVersion=" + committed : "") + (owner ? "&consistency=owner" : "");
-        HttpResponse<String> r = send("/api/v1/resources/" + key + query.replaceFirst("^&", "?"));
+        String query = committed >= 0 ? "?resourceVersion=" + committed : "";
+        HttpResponse<String> r = send("/api/v1/resources/" + key + (owner ? "/diff" : "") + query);
         if (r == null) {
             return;
         }
         if (owner) {
             count("owner reads answered");
         }
-        String what = key + (owner ? " with consistency=owner" : "") + (committed >= 0 ? " (committed version " + committed + ")" : "");
+        String what = key + (owner ? " (diff, from the owner)" : "") + (committed >= 0 ? " (committed version " + committed + ")" : "");
         switch (r.statusCode()) {
             case 200 -> {
                 answered200(r, key, inKeySpace, committed, changelogEnd, what);

@@ -56,6 +56,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String APPLICATION_SERVER = "application.server";
     public static final String ADMISSION_TIMEOUT_MS = "admission.timeout.ms";
     public static final String ADMISSION_COMMIT_INTERVAL_MS = "admission.commit.interval.ms";
+    public static final String ADMISSION_COMMIT_MAX_RATE = "admission.commit.max.rate";
     public static final String BULK_MAX_ITEMS = "bulk.max.items";
     public static final String EVENTS_MAX_PER_RESOURCE = "events.max.per.resource";
     public static final String EVENTS_MAX_AGE_MS = "events.max.age.ms";
@@ -296,6 +297,11 @@ public final class AppConfig extends AbstractConfig {
                     + "Streams' poll.ms defaults to this value (at most 100). Every commit is an exactly-once transaction, "
                     + "so under a steady stream of awaited writes a shorter gap costs CPU per write, and a longer one delays "
                     + "a lone client's write that arrives within it (docs/configuration.md, Write latency).")
+            .define(ADMISSION_COMMIT_MAX_RATE, Type.LONG, 2_500L, Range.atLeast(0), Importance.LOW,
+                "Records per second that this instance's admission may process (over the last second) while it still "
+                    + "commits on request (admission.commit.interval.ms); above it every commit.interval.ms carries many "
+                    + "writes anyway, and commits on request would only multiply the transactions per write. 0: no limit "
+                    + "(docs/configuration.md, Write latency).")
             .define(EVENTS_MAX_PER_RESOURCE, Type.INT, 100, Range.between(1, 10_000), Importance.LOW,
                 "The most events the event history keeps per resource (GET .../events, statesync describe); repeats "
                     + "of one type, reason and message count as one.")

@@ -11,6 +11,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
+import io.statesync.topology.internal.AdmissionRate;
 import io.statesync.topology.internal.CollectProcessor;
 import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
@@ -86,7 +87,8 @@ public final class StatesyncTopology {
         Serde<byte[]> bytes = Serdes.ByteArray();
         t.addSource(DESIRED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.desired());
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
-        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx), DESIRED_SOURCE);
+        AdmissionRate admissionRate = new AdmissionRate();
+        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx, admissionRate), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
         t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
         t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());

@@ -34,6 +34,7 @@ import io.statesync.rest.internal.DependentsApi;
 import io.statesync.rest.internal.EventsApi;
 import io.statesync.rest.internal.WriteApi;
 import io.statesync.rest.internal.JsonErrorHandler;
+import io.statesync.rest.internal.CommittedEndReader;
 import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
 import io.statesync.rest.internal.UriCheck;
@@ -111,6 +112,7 @@ public final class RestServer {
     private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
     private WatchHandler watch;
     private KeyRouter router;
+    private CommittedEndReader committedEnd;
     private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
@@ -212,10 +214,10 @@ public final class RestServer {
 
     private void registerRoutes(RoutesConfig routes) {
         router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
-        Supplier<long[]> committedEnd = () -> resourcesOffsets(OffsetSpec.latest());
+        committedEnd = new CommittedEndReader(config, topics.resources());
         AnsweredWrites answered = new AnsweredWrites();
-        ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd, answered);
-        WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd, answered);
+        ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd::get, answered);
+        WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd::get, answered);
         BulkApi bulk = new BulkApi(config, admission, answered, writes);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
@@ -239,7 +241,7 @@ public final class RestServer {
         routes.put("/api/v1/kinds/{kind}", kinds::put);
         routes.get("/api/v1/whoami", this::whoami);
         RestContext context = new RestContext(config, auth, view, events, writes, watch, this::policyFor,
-            this::kindPolicies, committedEnd);
+            this::kindPolicies, committedEnd::get);
         for (RestExtension extension : java.util.ServiceLoader.load(RestExtension.class, RestServer.class.getClassLoader())) {
             extensions.add(extension);
             extension.register(routes, context);
@@ -546,6 +548,7 @@ public final class RestServer {
             javalin.stop();
         }
         closeQuietly(router);
+        closeQuietly(committedEnd);
         closeQuietly(view);
         closeQuietly(events);
         closeQuietly(admission);

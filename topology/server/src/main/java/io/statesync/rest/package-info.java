@@ -10,13 +10,15 @@
  *       Invalid answers 400, or 404 for a delete of a missing resource; no answer within admission.timeout.ms answers
  *       504, and re-sending is safe because an identical write is a no-op.</li>
  *   <li><b>Point reads</b> ({@code GET} of one resource) are answered from the reading instance's own
- *       read_committed resource view when it is at least as new as the caller needs: {@code ?resourceVersion=X} or
- *       {@code If-None-Match: "X"} (304 while X is current) ask for X or newer, and the instance that answered a write
- *       remembers its version for the key. A view that is not new enough, {@code ?consistency=owner}, {@code /diff}
- *       and {@code /diagnosis} use interactive queries: the active owner of the key answers, other instances forward
- *       once ({@code X-Statesync-Served-By} names who answered); when the owner is unknown or unreachable a local
- *       standby within max.stale.lag answers ({@code X-Statesync-Stale: true}), otherwise 503 with Retry-After.
- *       {@code X-Statesync-Source} says which ({@code view} or {@code store}); docs/rest.md gives the contract.</li>
+ *       read_committed resource view. {@code ?resourceVersion=X} or {@code If-None-Match: "X"} (304 while X is
+ *       current) ask for X or newer, and the instance that answered a write remembers its version for the key; when
+ *       the view has not reached that, or for {@code ?consistency=owner}, the view first catches up with the committed
+ *       end of statesync.resources, read by a query sent after the read arrived. {@code /diff} and
+ *       {@code /diagnosis}, and point reads the view cannot answer, use interactive queries: the active owner of the
+ *       key answers, other instances forward once ({@code X-Statesync-Served-By} names who answered); when the owner
+ *       is unknown or unreachable a local standby within max.stale.lag answers ({@code X-Statesync-Stale: true}),
+ *       otherwise 503 with Retry-After. {@code X-Statesync-Source} says which ({@code view} or {@code store});
+ *       docs/rest.md gives the contract.</li>
  *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources
  *       ({@link io.statesync.view.ResourceView}), because only a reader that applies that log in order can return a
  *       list together with the exact position it reflects.

@@ -149,14 +149,40 @@ public final class ResourceView implements AutoCloseable {
     /**
      * Waits (up to {@code maxWait}) until the view has read up to {@code target} (per-partition offsets, e.g. the
      * committed end offsets taken when a list request arrived), so that a list right after an accepted write shows it.
+     *
+     * @return whether the view reached {@code target}
      */
-    public void awaitPosition(long[] target, Duration maxWait) throws InterruptedException {
+    public boolean awaitPosition(long[] target, Duration maxWait) throws InterruptedException {
         long nanos = maxWait.toNanos();
         lock.lock();
         try {
             while (!ring.reached(target) && nanos > 0 && !closed) {
                 nanos = changed.awaitNanos(nanos);
             }
+            return ring.reached(target);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits (up to {@code maxWait}) until the view holds {@code key} at {@code version} or newer, and returns that copy;
+     * null when it did not arrive in time.
+     */
+    public StoredResource awaitVersion(String key, long version, Duration maxWait) throws InterruptedException {
+        StoredResource r = index.get(key);
+        if (r != null && r.version() >= version) {
+            return r;
+        }
+        long nanos = maxWait.toNanos();
+        lock.lock();
+        try {
+            r = index.get(key);
+            while ((r == null || r.version() < version) && nanos > 0 && !closed) {
+                nanos = changed.awaitNanos(nanos);
+                r = index.get(key);
+            }
+            return r != null && r.version() >= version ? r : null;
         } finally {
             lock.unlock();
         }

@@ -30,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two instances of one application in this JVM, reading through the key's owner ({@code consistency=owner}): any
- * instance answers any key, also across a rebalance, and from a standby when the owner cannot be reached.
+ * Two instances of one application in this JVM. Reads of a key's reconcile state (its diff) go to the key's owner:
+ * any instance answers any key, also across a rebalance, and from a standby when the owner cannot be reached.
+ * Consistent point reads ({@code consistency=owner}) go nowhere: each instance's view catches up with the committed
+ * end and answers.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
 class RestRoutingIT {
@@ -46,7 +48,7 @@ class RestRoutingIT {
     }
 
     @Test
-    void shouldReadEveryKeyFromEveryInstanceIncludingAcrossARebalance() throws Exception {
+    void shouldRouteEveryKeysDiffToItsOwnerIncludingAcrossARebalance() throws Exception {
         startPair("rest-routing", Map.of());
         for (int k = 0; k < KEYS; k++) {
             assertThat(a.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
@@ -61,8 +63,36 @@ class RestRoutingIT {
         b.close();
         b = null;
         for (int k = 0; k < KEYS; k++) {
-            assertThat(json(readEventually(a, k)).path("spec").path("k").asInt()).isEqualTo(k);
+            assertThat(json(readEventually(a, k)).path("metadata").path("name").asText()).isEqualTo("routed-" + k);
         }
+    }
+
+    /**
+     * Instance b's view fetches lazily (each fetch waits up to 3 s for 50 MB), so right after a write answered by a,
+     * b's plain read shows the previous version; its consistent read must still show the write, by waiting for its
+     * view to reach the committed end. Nothing is forwarded: the keys are a's, and b answers.
+     */
+    @Test
+    void shouldShowAWriteAnsweredByOneInstanceToAConsistentReadOnAnotherWhoseViewLags() throws Exception {
+        startPair("rest-consistent", Map.of(), Map.of("consumer.fetch.max.wait.ms", 3_000, "consumer.fetch.min.bytes", 50_000_000));
+        b.awaitReady();
+        String aHost = "127.0.0.1:" + a.app.httpPort();
+        await().atMost(Duration.ofSeconds(60)).until(() -> IntStream.range(0, KEYS).anyMatch(k -> ownerOf(a, k).equals(aHost)));
+        int key = IntStream.range(0, KEYS).filter(k -> ownerOf(a, k).equals(aHost)).findFirst().orElseThrow();
+        String self = "127.0.0.1:" + b.app.httpPort();
+        int staleReads = 0;
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> put = a.put(path(key), body(Map.of("i", i), Map.of()));
+            assertThat(put.statusCode()).as(put.body()).isIn(200, 201);
+            HttpResponse<String> plain = b.get(path(key));
+            staleReads += plain.statusCode() == 404 || json(plain).path("spec").path("i").asInt() != i ? 1 : 0;
+            HttpResponse<String> read = b.get(path(key) + "?consistency=owner");
+            assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+            assertThat(json(read).path("spec").path("i").asInt()).as("round %d", i).isEqualTo(i);
+            assertThat(read.headers().firstValue("X-Statesync-Served-By")).hasValue(self);
+            assertThat(read.headers().firstValue("X-Statesync-Source")).hasValue("view");
+        }
+        assertThat(staleReads).as("b's view lagged behind some writes, so the consistent reads had to wait").isPositive();
     }
 
     /**
@@ -79,7 +109,7 @@ class RestRoutingIT {
         int staleReads = 0;
         for (int k = 0; k < KEYS; k++) {
             HttpResponse<String> r = readEventually(b, k);
-            assertThat(json(r).path("spec").path("k").asInt()).isEqualTo(k);
+            assertThat(json(r).path("metadata").path("name").asText()).isEqualTo("routed-" + k);
             assertThat(r.headers().firstValue("X-Statesync-Served-By")).hasValue("127.0.0.1:" + b.app.httpPort());
             boolean ownedByA = ownerOf(b, k).equals(unreachable);
             assertThat(r.headers().firstValue("X-Statesync-Stale")).as("key " + k).isEqualTo(
@@ -133,10 +163,15 @@ class RestRoutingIT {
 
     /** Two instances of one application with a standby of every task; {@code aOnly} is config for instance a only. */
     private void startPair(String name, Map<String, Object> aOnly) throws IOException {
+        startPair(name, aOnly, Map.of());
+    }
+
+    private void startPair(String name, Map<String, Object> aOnly, Map<String, Object> bOnly) throws IOException {
         Map<String, Object> configA = RestTestApp.config(name, RestTestApp.prefix(name));
         configA.put(AppConfig.NUM_STANDBY_REPLICAS, 1);
         Map<String, Object> configB = RestTestApp.sameAppOwnState(configA);
         configA.putAll(aOnly);
+        configB.putAll(bOnly);
         a = RestTestApp.start(configA);
         b = RestTestApp.start(configB);
         a.awaitReady();
@@ -159,9 +194,9 @@ class RestRoutingIT {
         return "/api/v1/resources/WebApp/default/routed-" + k;
     }
 
-    /** A read that goes through the key's owner; without the parameter the reading instance's own view may answer. */
+    /** A read of the key's reconcile state, which only its owner's store holds. */
     private static String ownerPath(int k) {
-        return path(k) + "?consistency=owner";
+        return path(k) + "/diff";
     }
 
     /** A read that may meet 503 (with Retry-After) while partitions move, but must then succeed. */

@@ -4,22 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.statesync.app.StatesyncApp;
+import io.statesync.topology.StatesyncTopology;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * The GET paths of resources that instance A owns and of those the other instance owns, told apart by the
- * {@code X-Statesync-Served-By} header of a first read through the owner ({@code consistency=owner}), as a client
- * would see it. The measured reads are plain GETs, which either instance may answer from its own resource view.
+ * The GET paths of resources that instance A owns and of those the other instance owns, told apart by Kafka
+ * Streams' metadata for the key. Every read is answered by A from its own resource view; the split shows whether
+ * owning a key makes any difference to its reads.
  */
 record KeySplit(List<String> local, List<String> forwarded) {
 
     private static final String OWNER = "?consistency=owner";
 
-    /** The forwarded keys' paths with {@code consistency=owner}, so that A forwards every read to B. */
+    /** The other instance's keys' paths with {@code consistency=owner}: A catches up with the committed end first. */
     List<String> forwardedThroughOwner() {
         return forwarded.stream().map(p -> p + OWNER).toList();
     }
 
-    /** The local keys' paths with {@code consistency=owner}: A reads its own store, what B does for a forward. */
+    /** A's own keys' paths with {@code consistency=owner}. */
     List<String> localThroughOwner() {
         return local.stream().map(p -> p + OWNER).toList();
     }
@@ -29,7 +33,7 @@ record KeySplit(List<String> local, List<String> forwarded) {
     }
 
     static KeySplit of(StatesyncApp a, int sample) throws Exception {
-        String self = "x-statesync-served-by: " + a.restServer().advertisedServer() + "\n";
+        HostInfo self = HostInfo.buildFromEndpoint(a.restServer().advertisedServer());
         List<String> local = new ArrayList<>();
         List<String> forwarded = new ArrayList<>();
         try (HttpConnection conn = new HttpConnection(a.httpPort())) {
@@ -44,7 +48,9 @@ record KeySplit(List<String> local, List<String> forwarded) {
                 if (status != 200) {
                     throw new IllegalStateException("GET " + path + " answered " + status + " after loading");
                 }
-                (conn.lastHeaders().contains(self) ? local : forwarded).add(path);
+                KeyQueryMetadata owner = a.streams().queryMetadataForKey(StatesyncTopology.STATE_STORE, Workload.key(k),
+                    Serdes.String().serializer());
+                (self.equals(owner.activeHost()) ? local : forwarded).add(path);
             }
         }
         if (local.isEmpty() || forwarded.isEmpty()) {

@@ -19,9 +19,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Suite 4: two {@link StatesyncApp} instances of one application (REST included, as in production) hold
  * {@code resources} resources. A plain-socket load generator issues single-key GETs to instance A for keys A owns
- * (local) and keys B owns (forwarded: A answers them from its own resource view once that is new enough, and
- * forwards them to B with {@code consistency=owner}, measured too), and to a Javalin hello-world endpoint in the same
- * process (the baseline): closed loop for the maximum rate, open loop at {@value #OPEN_RATE}/s for latency. Then
+ * (local) and keys B owns (other), which A answers from its own resource view; the same with
+ * {@code consistency=owner}, where A's view first catches up with the committed end of the resources topic; and to a
+ * Javalin hello-world endpoint in the same process (the baseline): closed loop for the maximum rate, open loop at {@value #OPEN_RATE}/s for latency. Then
  * {@link WatchFanOut}: {@value WatchFanOut#CLIENTS} SSE clients and the delay from a write to each delivery.
  */
 public final class RestSuite {
@@ -103,10 +103,10 @@ public final class RestSuite {
 
     private String reads(int runs, int port, int helloPort, KeySplit keys) throws Exception {
         Table qps = new Table(String.format("REST single-key GET, maximum rate: closed loop, %d connections, %,d resources, 2 instances",
-            CONNECTIONS, resources), "run", "hello world (req/s)", "local (req/s)", "forwarded (req/s)", "local / hello", "forwarded / hello",
-            "local, consistency=owner (req/s)", "forwarded, consistency=owner (req/s)", "owner-forwarded / local", "errors");
+            CONNECTIONS, resources), "run", "hello world (req/s)", "local (req/s)", "other (req/s)", "local / hello", "other / hello",
+            "local, consistency=owner (req/s)", "other, consistency=owner (req/s)", "other consistent / local", "errors");
         Table latency = new Table(String.format("REST single-key GET latency at %,d req/s: open loop, %d connections (ms from intended send)",
-            OPEN_RATE, CONNECTIONS), "run", "hello p50", "hello p99", "local p50", "local p99", "forwarded p50", "forwarded p99", "errors");
+            OPEN_RATE, CONNECTIONS), "run", "hello p50", "hello p99", "local p50", "local p99", "other p50", "other p99", "errors");
         List<double[]> q = new ArrayList<>();
         List<double[]> l = new ArrayList<>();
         List<String> hello = List.of("/hello");

@@ -19,19 +19,19 @@ import org.apache.kafka.streams.processor.api.Record;
 public final class AdmissionProcessor implements Processor<byte[], byte[], Object, Object> {
 
     private final TopologyContext ctx;
+    private final AdmissionRate rate;
     private ProcessorContext<Object, Object> context;
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
     /** {@link #output} with the dependents index kept from what it publishes: what the engine writes to. */
     private ReconcileEngine.Output out;
-    /** Zero when commits on request are off. */
-    private long commitGapMs;
-    private long lastCommitRequestMs;
-    private boolean awaitedSinceCommitRequest;
+    private CommitRequests commits;
 
-    public AdmissionProcessor(TopologyContext ctx) {
+    /** {@code rate} is shared by every admission processor of the instance. */
+    public AdmissionProcessor(TopologyContext ctx, AdmissionRate rate) {
         this.ctx = ctx;
+        this.rate = rate;
     }
 
     @Override
@@ -43,9 +43,14 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.out = engine.ownership().wrap(output);
         // One processor per task counts the task's resources: the admission, which also owns the task's timer.
         engine.recountResources();
-        this.commitGapMs = ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
-        if (commitGapMs > 0) {
-            context.schedule(Duration.ofMillis(commitGapMs), PunctuationType.WALL_CLOCK_TIME, this::commitAwaitedWrites);
+        this.commits = new CommitRequests(ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS),
+            ctx.config().getLong(AppConfig.ADMISSION_COMMIT_MAX_RATE), rate);
+        if (commits.enabled()) {
+            context.schedule(Duration.ofMillis(commits.gapMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
+                if (commits.punctuated(now)) {
+                    context.commit();
+                }
+            });
         }
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, out));
@@ -69,6 +74,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         String requestId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID);
         InputDecoder.Result<DesiredState> result = decoder.decode(topic, record.headers(), record.key(), record.value());
         long now = context.currentSystemTimeMs();
+        commits.admitted(now);
         if (result instanceof InputDecoder.Bad<DesiredState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
@@ -86,35 +92,11 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         requestCommitIfAsked(record);
     }
 
-    /**
-     * A caller waits for this write's answer, which read_committed readers see only once the transaction commits. The
-     * writer marks the last record it awaits on a partition; the first such record after a quiet spell asks for the
-     * commit at once, so the transaction ends after this poll loop, and within admission.commit.interval.ms of that
-     * request the punctuator asks instead. Every commit blocks the stream thread and halves its next batch, so a
-     * commit asked for per record would cut the throughput of many concurrent writes.
-     */
+    /** A caller waits for this write's answer (its writer marked the last record it awaits on the partition). */
     private void requestCommitIfAsked(Record<byte[], byte[]> record) {
-        if (commitGapMs == 0 || record.headers().lastHeader(StatesyncHeaders.COMMIT_REQUESTED) == null) {
-            return;
+        if (record.headers().lastHeader(StatesyncHeaders.COMMIT_REQUESTED) != null
+            && commits.awaited(context.currentSystemTimeMs())) {
+            context.commit();
         }
-        long now = context.currentSystemTimeMs();
-        if (now - lastCommitRequestMs >= commitGapMs) {
-            requestCommit(now);
-        } else {
-            awaitedSinceCommitRequest = true;
-        }
-    }
-
-    private void commitAwaitedWrites(long now) {
-        if (awaitedSinceCommitRequest) {
-            requestCommit(now);
-        }
-    }
-
-    /** Awaited writes are reconciled as they are admitted, so the commit asked for here carries their Resources too. */
-    private void requestCommit(long now) {
-        context.commit();
-        lastCommitRequestMs = now;
-        awaitedSinceCommitRequest = false;
     }
 }

@@ -31,7 +31,7 @@ public final class OpenApiDocument {
         new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, health, limit, continue); "
             + "metadata.resourceVersion is a watch position.", false, List.of(200, 400, 503)),
         new Operation("GET", RES, "Read one resource; ETag is its resourceVersion. ?resourceVersion=X or If-None-Match: \"X\" "
-            + "(304 while X is current) never returns an older version; ?consistency=owner reads the key's owner.", false,
+            + "(304 while X is current) never returns an older version; ?consistency=owner reflects every write committed before the read.", false,
             List.of(200, 304, 400, 404, 503)),
         new Operation("PUT", RES, "Create or replace through admission; the body is JSON (application/json) or YAML "
             + "(application/yaml, application/x-yaml); metadata.resourceVersion or If-Match makes it conditional, "

@@ -46,6 +46,8 @@ public final class ResourceApi {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int DEFAULT_LIMIT = 500;
     private static final int MAX_LIMIT = 5_000;
+    /** How long a read waits for the view to catch up with the committed end before it asks the owner instead. */
+    private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
 
     private final KeyRouter router;
     private final ResourceView view;
@@ -66,20 +68,33 @@ public final class ResourceApi {
     }
 
     /**
-     * A point read: from this instance's resource view when the view is as new as the caller needs, so that neither
-     * a forward nor a store read is paid; else through the key's owner. See docs/rest.md, "Point reads".
+     * A point read, from this instance's resource view. When the view is older than the caller needs (a
+     * {@code consistency=owner} read, or a version the caller or this instance's own write answered), the view first
+     * catches up with the resources topic's committed end as it stands now, as a Kubernetes API server serves a
+     * consistent read from its watch cache. Only when the view cannot answer (still loading, or not catching up in
+     * time) does the read go to the key's owner store. See docs/rest.md, "Point reads".
      */
-    public void get(Context ctx) {
+    public void get(Context ctx) throws InterruptedException {
         ResourceKey key = key(ctx);
+        String k = key.toString();
         String ifNoneMatch = ResourceVersions.unquote(ctx.header("If-None-Match"));
-        if (!ownerRequired(ctx) && serveFromView(ctx, key.toString(), ifNoneMatch, needed(ctx, key.toString(), ifNoneMatch))) {
-            return;
+        if (viewAnswers()) {
+            boolean consistent = consistentRead(ctx);
+            long needed = needed(ctx, k, ifNoneMatch);
+            if (!consistent && newEnough(view.get(k), needed)) {
+                serveFromView(ctx, k, ifNoneMatch, view.get(k));
+                return;
+            }
+            if (view.awaitPosition(committedEndOffsets.get(), CATCH_UP_WAIT)) {
+                serveFromView(ctx, k, ifNoneMatch, view.get(k));
+                return;
+            }
         }
-        serveRouted(ctx, ifNoneMatch, (st, r) -> renderedJson.json(key.toString(), r));
+        serveRouted(ctx, ifNoneMatch, (st, r) -> renderedJson.json(k, r));
     }
 
     /** {@code consistency=owner}, or a request another instance forwarded here because its view was not enough. */
-    private static boolean ownerRequired(Context ctx) {
+    private static boolean consistentRead(Context ctx) {
         String consistency = ctx.queryParam("consistency");
         if (consistency != null && !consistency.equals("owner")) {
             throw ApiError.badRequest("consistency must be 'owner' or absent");
@@ -101,18 +116,17 @@ public final class ResourceApi {
         return Math.max(needed, ResourceVersions.parse(ifNoneMatch));
     }
 
-    /** Answers from the view and returns true, or returns false when the view cannot answer for this read. */
-    private boolean serveFromView(Context ctx, String key, String ifNoneMatch, long needed) {
-        if (!view.ready() || !router.streamsRunning()) {
-            return false;
-        }
-        StoredResource r = view.get(key);
-        long have = r == null ? AnsweredWrites.DELETED : r.version();
-        boolean newEnough = r == null ? needed == 0 || needed == AnsweredWrites.DELETED : needed == 0 || have >= needed;
-        if (!newEnough) {
-            return false;
-        }
-        answeredWrites.seen(key, have);
+    private boolean viewAnswers() {
+        return view.ready() && router.streamsRunning();
+    }
+
+    private static boolean newEnough(StoredResource r, long needed) {
+        return r == null ? needed == 0 || needed == AnsweredWrites.DELETED : needed == 0 || r.version() >= needed;
+    }
+
+    /** Answers {@code r}, the view's copy of {@code key} (null when the view has none). */
+    private void serveFromView(Context ctx, String key, String ifNoneMatch, StoredResource r) {
+        answeredWrites.seen(key, r == null ? AnsweredWrites.DELETED : r.version());
         ctx.header(KeyRouter.SERVED_BY_HEADER, router.self());
         ctx.header(SOURCE_HEADER, "view");
         if (r == null) {
@@ -122,10 +136,9 @@ public final class ResourceApi {
         ctx.header("ETag", quote(version));
         if (version != null && version.equals(ifNoneMatch)) {
             ctx.status(304);
-            return true;
+            return;
         }
         writeBody(ctx, "application/json", renderedJson.json(r));
-        return true;
     }
 
     public void diff(Context ctx) {

@@ -41,6 +41,8 @@ public final class WriteApi implements DryRunner {
     public static final String MERGE_PATCH = "application/merge-patch+json";
     public static final String JSON_PATCH = "application/json-patch+json";
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** How long a write's answer waits for the view to show the written version before asking the owner. */
+    private static final Duration READ_BACK_WAIT = Duration.ofSeconds(2);
 
     private final AppConfig config;
     private final KeyRouter router;
@@ -333,8 +335,18 @@ public final class WriteApi implements DryRunner {
         return expected;
     }
 
-    /** The object as stored after the write; the owner may serve a newer version, never an older one. */
-    private JsonNode readBack(String authorization, ResourceKey key, ReconcileEvent e) {
+    /**
+     * The object as stored after the write (or newer): from the resource view, which reads the write's Resource
+     * moments after its answer, since both are in one transaction; through the key's owner when the view is slow.
+     */
+    private JsonNode readBack(String authorization, ResourceKey key, ReconcileEvent e) throws InterruptedException {
+        long version = ResourceVersions.parse(e.getResourceVersion());
+        if (version > 0 && view.ready()) {
+            StoredResource r = view.awaitVersion(key.toString(), version, READ_BACK_WAIT);
+            if (r != null) {
+                return ResourceJson.toJson(r.resource());
+            }
+        }
         try {
             return current(authorization, key);
         } catch (ApiError unavailable) {

@@ -27,10 +27,19 @@ public final class CommittedEndReader implements AutoCloseable {
 
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(10);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    /** One query for the end offsets, run on the reader's own thread only. */
+    interface EndOffsetsQuery extends AutoCloseable {
+        long[] query();
+
+        /** Makes a query that blocks return at once (called from another thread). */
+        void wakeup();
+
+        @Override
+        void close();
+    }
+
+    private final EndOffsetsQuery query;
     private final String topic;
-    /** Looked up by the first query: the topic need not exist when the server binds. */
-    private List<TopicPartition> partitions;
     private final Thread thread;
     private final Object lock = new Object();
     /** The callers waiting for the next query, which is sent when the one in flight has returned. */
@@ -38,9 +47,12 @@ public final class CommittedEndReader implements AutoCloseable {
     private boolean closed;
 
     public CommittedEndReader(AppConfig config, String topic) {
+        this(new KafkaEndOffsets(config, topic), topic);
+    }
+
+    CommittedEndReader(EndOffsetsQuery query, String topic) {
+        this.query = query;
         this.topic = topic;
-        this.consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-committed-end"),
-            new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.thread = ReadCommittedConsumers.startDaemon(this::serve, "statesync-committed-end");
     }
 
@@ -69,46 +81,36 @@ public final class CommittedEndReader implements AutoCloseable {
     }
 
     private void serve() {
-        while (true) {
-            CompletableFuture<long[]> round;
-            synchronized (lock) {
-                while (next == null && !closed) {
-                    try {
-                        lock.wait();
-                    } catch (InterruptedException e) {
-                        closed = true;
-                    }
-                }
-                if (closed) {
-                    break;
-                }
-                round = next;
-                next = null;
-            }
+        CompletableFuture<long[]> round;
+        while ((round = nextRound()) != null) {
             try {
-                round.complete(query());
+                round.complete(query.query());
             } catch (WakeupException e) {
                 round.completeExceptionally(new IllegalStateException("the server is stopping"));
             } catch (RuntimeException e) {
                 round.completeExceptionally(e);
             }
         }
-        consumer.close(Duration.ZERO);
+        query.close();
     }
 
-    private long[] query() {
-        if (partitions == null) {
-            List<TopicPartition> tps = new ArrayList<>();
-            consumer.partitionsFor(topic, QUERY_TIMEOUT).forEach(info -> tps.add(new TopicPartition(topic, info.partition())));
-            if (tps.isEmpty()) {
-                throw new IllegalStateException(topic + " does not exist yet");
+    /** Waits for a caller; the round its callers wait on, or null once closed. */
+    private CompletableFuture<long[]> nextRound() {
+        synchronized (lock) {
+            while (next == null && !closed) {
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    closed = true;
+                }
             }
-            partitions = List.copyOf(tps);
+            if (closed) {
+                return null;
+            }
+            CompletableFuture<long[]> round = next;
+            next = null;
+            return round;
         }
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, QUERY_TIMEOUT);
-        long[] out = new long[partitions.size()];
-        ends.forEach((tp, offset) -> out[tp.partition()] = offset);
-        return out;
     }
 
     @Override
@@ -120,7 +122,7 @@ public final class CommittedEndReader implements AutoCloseable {
             next = null;
             lock.notifyAll();
         }
-        consumer.wakeup();
+        query.wakeup();
         if (waiting != null) {
             waiting.completeExceptionally(new IllegalStateException("the server is stopping"));
         }
@@ -128,6 +130,47 @@ public final class CommittedEndReader implements AutoCloseable {
             thread.join(QUERY_TIMEOUT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The end offsets of every partition of a topic through a read_committed consumer that never polls. */
+    private static final class KafkaEndOffsets implements EndOffsetsQuery {
+
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final String topic;
+        /** Looked up by the first query: the topic need not exist when the server binds. */
+        private List<TopicPartition> partitions;
+
+        KafkaEndOffsets(AppConfig config, String topic) {
+            this.topic = topic;
+            this.consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-committed-end"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+
+        @Override
+        public long[] query() {
+            if (partitions == null) {
+                List<TopicPartition> tps = new ArrayList<>();
+                consumer.partitionsFor(topic, QUERY_TIMEOUT).forEach(info -> tps.add(new TopicPartition(topic, info.partition())));
+                if (tps.isEmpty()) {
+                    throw new IllegalStateException(topic + " does not exist yet");
+                }
+                partitions = List.copyOf(tps);
+            }
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, QUERY_TIMEOUT);
+            long[] out = new long[partitions.size()];
+            ends.forEach((tp, offset) -> out[tp.partition()] = offset);
+            return out;
+        }
+
+        @Override
+        public void wakeup() {
+            consumer.wakeup();
+        }
+
+        @Override
+        public void close() {
+            consumer.close(Duration.ZERO);
         }
     }
 }

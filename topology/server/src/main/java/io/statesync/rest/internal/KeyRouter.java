@@ -22,7 +22,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Answers "where is this key" for point reads. The active owner serves from its store; any other instance
+ * Answers "where is this key" for reads of a key's reconcile state (its diff and diagnosis, and point reads the
+ * resource view cannot answer). The active owner serves from its store; any other instance
  * forwards the request there once (a forwarded request is never forwarded again, so a stale view of the
  * assignment cannot loop). When the owner is unknown or unreachable, as during a rebalance, a local standby
  * or restoring copy within {@code max.stale.lag} serves the read; otherwise the answer is 503 with Retry-After.

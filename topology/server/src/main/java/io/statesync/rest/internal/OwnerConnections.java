@@ -10,7 +10,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * Sends forwarded point reads to their owners: HTTP/1.1 GETs over plain blocking sockets, kept alive and pooled per
+ * Sends forwarded owner reads (diffs, diagnoses, and point reads the view cannot answer) to their owners: HTTP/1.1 GETs
+ * over plain blocking sockets, kept alive and pooled per
  * owner. The request thread writes the request and reads the answer itself. {@code java.net.http.HttpClient} hands
  * every call to its selector and executor threads and back, and on two cores those hand-offs, not the network, bound
  * how many forwarded reads an instance can relay. The owner's answer is relayed as received: nothing is decoded.

@@ -38,7 +38,10 @@ import io.statesync.topology.ResourceDiagnoser;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
 
-/** The handlers of {@code /api/v1/resources}: routed point reads, lists from the resource view, and writes through admission. */
+/**
+ * The read handlers of {@code /api/v1/resources}: point reads and lists from the resource view, diffs and diagnoses
+ * from the key's owner.
+ */
 public final class ResourceApi {
 
     /** Where a point read was answered from: {@code view} (the resource view) or {@code store} (the owner's store). */

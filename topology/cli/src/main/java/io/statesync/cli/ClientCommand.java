@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.cli.internal.ApiClient;
 import io.statesync.cli.internal.Output;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -20,13 +21,8 @@ abstract class ClientCommand implements Callable<Integer> {
 
     enum Format { table, json, yaml }
 
-    @Option(names = "--server", defaultValue = "${env:STATESYNC_SERVER:-http://127.0.0.1:8080}",
-        description = "REST base URL (default ${DEFAULT-VALUE}; env STATESYNC_SERVER).")
-    String server;
-
-    @Option(names = "--token", defaultValue = "${env:STATESYNC_TOKEN}",
-        description = "Bearer token (env STATESYNC_TOKEN).")
-    String token;
+    @Mixin
+    ServerOptions target;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "Output: table, json or yaml.")
     Format output;
@@ -37,9 +33,9 @@ abstract class ClientCommand implements Callable<Integer> {
     @Override
     public final Integer call() {
         try {
-            return run(new ApiClient(server, token));
+            return run(new ApiClient(target.server, target.token));
         } catch (IOException e) {
-            err().println("error: cannot reach " + server + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            err().println("error: cannot reach " + target.server + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
             err().flush();
             return StatesyncCli.EXIT_ERROR;
         } catch (IllegalArgumentException e) {

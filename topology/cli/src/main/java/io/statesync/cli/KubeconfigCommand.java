@@ -3,7 +3,7 @@ package io.statesync.cli;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /**
@@ -15,20 +15,15 @@ import picocli.CommandLine.Spec;
     description = "Print a kubeconfig for kubectl and Kubernetes clients against this instance's Kubernetes API.")
 public final class KubeconfigCommand implements Callable<Integer> {
 
-    @Option(names = "--server", defaultValue = "${env:STATESYNC_SERVER:-http://127.0.0.1:8080}",
-        description = "REST base URL (default ${DEFAULT-VALUE}; env STATESYNC_SERVER).")
-    String server;
-
-    @Option(names = "--token", defaultValue = "${env:STATESYNC_TOKEN}",
-        description = "Bearer token (env STATESYNC_TOKEN); none for an open loopback instance.")
-    String token;
+    @Mixin
+    ServerOptions target;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        spec.commandLine().getOut().print(kubeconfig(server, token));
+        spec.commandLine().getOut().print(kubeconfig(target.server, target.token));
         spec.commandLine().getOut().flush();
         return StatesyncCli.EXIT_OK;
     }

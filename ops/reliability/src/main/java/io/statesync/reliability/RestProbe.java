@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -21,8 +22,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Polls one instance's REST API on its own thread (point GETs of random keys, a tenth of them never written, half of
- * them of the key's diff, which its owner answers; every tenth request a list) and judges every answer against what the test
+ * Polls one instance's REST API on its own thread (point GETs of random keys, a tenth of them never written, a third
+ * each from the view, as consistent reads and of the key's diff, which its owner answers; every tenth request a list) and judges every answer against what the test
  * knows was committed.
  *
  * <p>A point read of a key the load has written names the newest resourceVersion the test has read from
@@ -51,8 +52,8 @@ final class RestProbe implements AutoCloseable {
     private static final int SAMPLES_PER_KIND = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * The 503-window slot of lists. Point reads use {@code 2 * partition}, or {@code 2 * partition + 1} for a diff:
-     * a view read that answers does not end a run of owner reads that do not.
+     * The 503-window slot of lists. Point reads use {@code 3 * partition} plus their kind of read: a view read that
+     * answers does not end a run of owner reads that do not.
      */
     private static final int LIST_SLOT = -1;
 
@@ -119,7 +120,7 @@ final class RestProbe implements AutoCloseable {
             } else {
                 // A tenth of the keys beyond the load's key space: they are never written, so they must be 404.
                 int k = random.nextInt(keys + keys / 10 + 1);
-                probeKey(kind + "/default/key-" + k, k < keys, i % 2 == 0);
+                probeKey(kind + "/default/key-" + k, k < keys, PointRead.values()[(int) (i % 3)]);
             }
             Waits.sleep(20);
         }
@@ -141,24 +142,36 @@ final class RestProbe implements AutoCloseable {
         }
     }
 
-    /**
-     * @param owner read the key's diff, which the key's owner answers from its store (interactive queries), never the
-     *              view, so that reads go through the routing that a rebalance moves
-     */
-    private void probeKey(String key, boolean inKeySpace, boolean owner) {
+    /** How a point read is made. */
+    private enum PointRead {
+        /** From the instance's view, with the committed version as the read's minimum. */
+        VIEW,
+        /** {@code consistency=owner} without a version: it must still show every committed write. */
+        CONSISTENT,
+        /**
+         * The key's diff, which the key's owner answers from its store (interactive queries), never the view, so that
+         * reads go through the routing that a rebalance moves.
+         */
+        DIFF
+    }
+
+    private void probeKey(String key, boolean inKeySpace, PointRead read) {
         long committed = inKeySpace ? load.committedVersion(key) : -1;
         int partition = changelog.partition(key);
         long changelogEnd = changelog.readEnd(partition);
-        int slot = 2 * partition + (owner ? 1 : 0);
-        String query = committed >= 0 ? "?resourceVersion=" + committed : "";
-        HttpResponse<String> r = send("/api/v1/resources/" + key + (owner ? "/diff" : "") + query);
+        int slot = PointRead.values().length * partition + read.ordinal();
+        String path = "/api/v1/resources/" + key + switch (read) {
+            case VIEW -> committed >= 0 ? "?resourceVersion=" + committed : "";
+            case CONSISTENT -> "?consistency=owner";
+            case DIFF -> "/diff";
+        };
+        HttpResponse<String> r = send(path);
         if (r == null) {
             return;
         }
-        if (owner) {
-            count("owner reads answered");
-        }
-        String what = key + (owner ? " (diff, from the owner)" : "") + (committed >= 0 ? " (committed version " + committed + ")" : "");
+        count(read.name().toLowerCase(Locale.ROOT) + " reads answered");
+        String what = key + " (" + read.name().toLowerCase(Locale.ROOT) + " read)"
+            + (committed >= 0 ? " (committed version " + committed + ")" : "");
         switch (r.statusCode()) {
             case 200 -> {
                 answered200(r, key, inKeySpace, committed, changelogEnd, what);
@@ -242,7 +255,9 @@ final class RestProbe implements AutoCloseable {
     }
 
     private static String slotName(int slot) {
-        return slot == LIST_SLOT ? "lists" : (slot % 2 == 1 ? "owner reads" : "reads") + " of partition " + slot / 2;
+        int kinds = PointRead.values().length;
+        return slot == LIST_SLOT ? "lists"
+            : PointRead.values()[slot % kinds].name().toLowerCase(Locale.ROOT) + " reads of partition " + slot / kinds;
     }
 
     /** Who answered ({@code X-Statesync-Served-By}) and from where ({@code X-Statesync-Source}), as far as the headers say. */

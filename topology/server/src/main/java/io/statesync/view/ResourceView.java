@@ -171,21 +171,23 @@ public final class ResourceView implements AutoCloseable {
      */
     public StoredResource awaitVersion(String key, long version, Duration maxWait) throws InterruptedException {
         StoredResource r = index.get(key);
-        if (r != null && r.version() >= version) {
+        if (atLeast(r, version)) {
             return r;
         }
         long nanos = maxWait.toNanos();
         lock.lock();
         try {
-            r = index.get(key);
-            while ((r == null || r.version() < version) && nanos > 0 && !closed) {
+            while (!atLeast(r = index.get(key), version) && nanos > 0 && !closed) {
                 nanos = changed.awaitNanos(nanos);
-                r = index.get(key);
             }
-            return r != null && r.version() >= version ? r : null;
+            return atLeast(r, version) ? r : null;
         } finally {
             lock.unlock();
         }
+    }
+
+    private static boolean atLeast(StoredResource r, long version) {
+        return r != null && r.version() >= version;
     }
 
     /**

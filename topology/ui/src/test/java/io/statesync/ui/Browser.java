@@ -99,6 +99,12 @@ final class Browser implements AutoCloseable {
         }
     }
 
+    /** {@link #screenshot} with the element of id {@code elementId} scrolled into view first. */
+    Path screenshotAt(String elementId, String name) throws IOException {
+        driver.executeScript("document.getElementById(arguments[0]).scrollIntoView()", elementId);
+        return screenshot(name);
+    }
+
     /** Saves a PNG of the window under target/ui-screenshots and checks that it holds an image. */
     Path screenshot(String name) throws IOException {
         byte[] png = driver.getScreenshotAs(OutputType.BYTES);

@@ -256,8 +256,7 @@ class UiBrowserIT {
             .containsSubsequence("ResourceVersionMismatch", "SpecChanged", "Created");
         assertThat(browser.text("#events li:first-child")).contains("Conflict");
         assertThat(browser.text("#events")).contains("generation 2");
-        browser.driver.executeScript("document.getElementById('events-h').scrollIntoView()");
-        browser.screenshot("resource-events");
+        browser.screenshotAt("events-h", "resource-events");
     }
 
     @Test
@@ -348,16 +347,14 @@ class UiBrowserIT {
         web.findElement(By.cssSelector("button[aria-expanded=false]")).click();
         await().atMost(SETTLE).until(() -> dependentLinks(node("Deployment/" + ns + "/shop-web") + " > ul > li"),
             l -> l.equals(Map.of("ReplicaSet/" + ns + "/shop-web-1", "#/resources/ReplicaSet/" + ns + "/shop-web-1")));
-        browser.driver.executeScript("document.getElementById('dependents-h').scrollIntoView()");
-        browser.screenshot("resource-dependents");
+        browser.screenshotAt("dependents-h", "resource-dependents");
 
         show("#/resources/Service/" + ns + "/shop-svc");
         WebElement controller = browser.await(By.cssSelector("#controlled-by a"), SETTLE);
         assertThat(controller.getText()).isEqualTo("WebApp " + ns + "/shop");
         assertThat(controller.getDomAttribute("href")).isEqualTo("#/resources/WebApp/" + ns + "/shop");
         assertThat(browser.text("#other-owners")).isEqualTo("WebApp " + ns + "/other");
-        browser.driver.executeScript("document.getElementById('owners-h').scrollIntoView()");
-        browser.screenshot("resource-owners");
+        browser.screenshotAt("owners-h", "resource-owners");
     }
 
     @Test
@@ -406,8 +403,7 @@ class UiBrowserIT {
         await().atMost(SETTLE).until(() -> browser.text("#deleting"), t -> t.contains("Deleting since " + since));
         await().atMost(SETTLE).until(() -> browser.text(node("Deployment/" + ns + "/held")), t -> t.contains("Deleting"));
         assertThat(browser.text("#delete-result")).contains("Foreground");
-        browser.driver.executeScript("document.getElementById('deleting').scrollIntoView()");
-        browser.screenshot("resource-foreground-deletion");
+        browser.screenshotAt("deleting", "resource-foreground-deletion");
     }
 
     /** An owner WebApp "shop" with a Deployment and a Service it controls, shown on the owner's page. */

@@ -84,8 +84,9 @@ public final class ResourceApi {
         if (viewAnswers()) {
             boolean consistent = consistentRead(ctx);
             long needed = needed(ctx, k, ifNoneMatch);
-            if (!consistent && newEnough(view.get(k), needed)) {
-                serveFromView(ctx, k, ifNoneMatch, view.get(k));
+            StoredResource current = view.get(k);
+            if (!consistent && newEnough(current, needed)) {
+                serveFromView(ctx, k, ifNoneMatch, current);
                 return;
             }
             if (view.awaitPosition(committedEndOffsets.get(), CATCH_UP_WAIT)) {

@@ -1,6 +1,7 @@
 package io.statesync.launcher;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LauncherClassArchiveIT {
 
+    private static final String REJECTED_LOG = "rejected.log";
+
     @TempDir
     Path cds;
     @TempDir
@@ -33,15 +36,17 @@ class LauncherClassArchiveIT {
 
         assertThat(first).doesNotExist();
         assertThat(archives()).isEmpty();
+        assertThat(cds.resolve(REJECTED_LOG)).as("only a ready run's archive is worth a report").doesNotExist();
     }
 
     @Test
     void shouldMapTheArchiveOfARunThatBecameReadyFromTheNextStartOn() throws Exception {
-        Path pending = onlyPending(launch(Map.of()));
+        String writer = launch(Map.of());
+        Path pending = onlyPending(writer);
         markReady(pending);
 
-        launch(Map.of());
-        assertThat(archives()).hasSize(1);
+        String next = launch(Map.of());
+        assertThat(archives()).as(() -> whatTheLaunchesLeft(writer, next)).hasSize(1);
         assertThat(files(".tmp-")).isEmpty();
 
         String classLoading = launch(Map.of("JAVA_OPTS", "-Xlog:class+load=info"));
@@ -61,6 +66,7 @@ class LauncherClassArchiveIT {
         assertThat(out).contains("Usage: statesync run").doesNotContain("Aborted");
         assertThat(pending).doesNotExist();
         assertThat(archives()).isEmpty();
+        assertThat(cds.resolve(REJECTED_LOG)).content().contains("could not map " + pending);
         try (Stream<Path> crashLogs = Files.list(workDir)) {
             assertThat(crashLogs).isEmpty();
         }
@@ -72,6 +78,18 @@ class LauncherClassArchiveIT {
 
         assertThat(out).doesNotContain("shared objects file (top)");
         assertThat(files("")).isEmpty();
+    }
+
+    /** Everything in the archive directory, with the launcher's report of a dropped archive, for a failure message. */
+    private String whatTheLaunchesLeft(String writerOutput, String nextOutput) {
+        try {
+            Path rejected = cds.resolve(REJECTED_LOG);
+            return "files: " + files("") + "\nrejected.log: "
+                + (Files.exists(rejected) ? Files.readString(rejected) : "(none)")
+                + "\nwriter's output:\n" + writerOutput + "\nnext start's output:\n" + nextOutput;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Runs {@code bin/statesync run --help} with {@code env} and this test's archive directory. */

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *     [--suite all|throughput|latency|convergence|rest|restwrites|memory|restart|ui] [--quick] [--runs 3]
  *     [--records N] [--keys N] [--resources N] [--memory-resources N] [--rate N] [--seconds N] [--rest-resources N]
  *     [--ui-resources N] [--commit-interval-ms N] [--guarantee exactly_once_v2|at_least_once] [--set key=value]
- *     [--contender key=value,...]
+ *     [--contender defaults|key=value,...|floor[,key=value...]]
  * </pre>
  */
 public final class BenchMain {
@@ -105,7 +105,8 @@ public final class BenchMain {
                     String[] kv = args[++i].split("=", 2);
                     overrides.put(kv[0], kv[1]);
                 }
-                // restwrites: one contender per option (key=value,... or "defaults"), measured interleaved in each run.
+                // restwrites: one contender per option (key=value,..., "defaults", or "floor[,key=value...]" for the
+                // write floor under those overrides), measured interleaved in each run.
                 case "--contender" -> contenders.add(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }

@@ -291,8 +291,9 @@ public final class AppConfig extends AbstractConfig {
             .define(ADMISSION_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM,
                 "How long a REST write waits for its admission event before answering 504.")
             .define(ADMISSION_COMMIT_INTERVAL_MS, Type.LONG, 20L, Range.between(0, 600_000), Importance.MEDIUM,
-                "While REST callers await writes, admission asks Kafka Streams to commit at most this often instead of "
-                    + "waiting out commit.interval.ms, so an awaited answer is not held back by the interval. Writes that "
+                "While REST callers await writes, admission asks Kafka Streams to commit at most this often per stream "
+                    + "thread instead of waiting out commit.interval.ms, so an awaited answer is not held back by the "
+                    + "interval; one client writing in sequence may ask after a quarter of it. Writes that "
                     + "arrive straight on Kafka keep commit.interval.ms. 0 turns commits on request off. When on, Kafka "
                     + "Streams' poll.ms defaults to this value (at most 100). Every commit is an exactly-once transaction, "
                     + "so under a steady stream of awaited writes a shorter gap costs CPU per write, and a longer one delays "

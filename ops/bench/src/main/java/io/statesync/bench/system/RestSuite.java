@@ -21,7 +21,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@code resources} resources. A plain-socket load generator issues single-key GETs to instance A for keys A owns
  * (local) and keys B owns (other), which A answers from its own resource view; the same with
  * {@code consistency=owner}, where A's view first catches up with the committed end of the resources topic; and to a
- * Javalin hello-world endpoint in the same process (the baseline): closed loop for the maximum rate, open loop at {@value #OPEN_RATE}/s for latency. Then
+ * Javalin hello-world endpoint in the same process (the baseline): closed loop for the maximum rate, open loop at {@value #OPEN_RATE}/s for latency.
+ * The same endpoint behind a shared committed-end query ({@link ConsistentReadFloor}) is the floor of consistent reads. Then
  * {@link WatchFanOut}: {@value WatchFanOut#CLIENTS} SSE clients and the delay from a write to each delivery.
  */
 public final class RestSuite {
@@ -51,12 +52,14 @@ public final class RestSuite {
         SchemaWarmup.statesync(new TopologySerdes(configA), new TopicNames(configA.topicPrefix()), configA.getString(AppConfig.APPLICATION_ID));
         writeQuietPolicy(configA);
         Workload.writeResources(configA, resources);
+        ConsistentReadFloor floor = new ConsistentReadFloor(cluster.bootstrap(), new TopicNames(configA.topicPrefix()).resources());
         Javalin hello = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
             c.startup.startupWatcherEnabled = false;
             c.routes.get("/hello", ctx -> ctx.result("hello world"));
+            c.routes.get("/hello-consistent", floor::handle);
         }).start("127.0.0.1", 0);
-        try (StatesyncApp a = new StatesyncApp(configA); StatesyncApp other = new StatesyncApp(configB)) {
+        try (floor; StatesyncApp a = new StatesyncApp(configA); StatesyncApp other = new StatesyncApp(configB)) {
             a.start();
             other.start();
             awaitLoaded(configA, a, other);
@@ -104,7 +107,8 @@ public final class RestSuite {
     private String reads(int runs, int port, int helloPort, KeySplit keys) throws Exception {
         Table qps = new Table(String.format("REST single-key GET, maximum rate: closed loop, %d connections, %,d resources, 2 instances",
             CONNECTIONS, resources), "run", "hello world (req/s)", "local (req/s)", "other (req/s)", "local / hello", "other / hello",
-            "local, consistency=owner (req/s)", "other, consistency=owner (req/s)", "other consistent / local", "errors");
+            "local, consistency=owner (req/s)", "other, consistency=owner (req/s)", "other consistent / local",
+            "consistent floor (req/s)", "consistent floor / hello", "errors");
         Table latency = new Table(String.format("REST single-key GET latency at %,d req/s: open loop, %d connections (ms from intended send)",
             OPEN_RATE, CONNECTIONS), "run", "hello p50", "hello p99", "local p50", "local p99", "other p50", "other p99", "errors");
         List<double[]> q = new ArrayList<>();
@@ -116,11 +120,12 @@ public final class RestSuite {
             HttpLoad.Result fwd = HttpLoad.closed(port, keys.forwarded(), CONNECTIONS, seconds);
             HttpLoad.Result ownLocal = HttpLoad.closed(port, keys.localThroughOwner(), CONNECTIONS, seconds);
             HttpLoad.Result owner = HttpLoad.closed(port, keys.forwardedThroughOwner(), CONNECTIONS, seconds);
+            HttpLoad.Result floor = HttpLoad.closed(helloPort, List.of("/hello-consistent"), CONNECTIONS, seconds);
             double[] qr = {h.qps(), loc.qps(), fwd.qps(), loc.qps() / h.qps(), fwd.qps() / h.qps(), ownLocal.qps(), owner.qps(),
-                owner.qps() / loc.qps()};
+                owner.qps() / loc.qps(), floor.qps(), floor.qps() / h.qps()};
             String run = r == 0 ? "warm-up (discarded)" : String.valueOf(r);
-            qps.row(run, qr[0], qr[1], qr[2], qr[3], qr[4], qr[5], qr[6], qr[7],
-                h.errors() + loc.errors() + fwd.errors() + ownLocal.errors() + owner.errors());
+            qps.row(run, qr[0], qr[1], qr[2], qr[3], qr[4], qr[5], qr[6], qr[7], qr[8], qr[9],
+                h.errors() + loc.errors() + fwd.errors() + ownLocal.errors() + owner.errors() + floor.errors());
             HttpLoad.Result oh = HttpLoad.open(helloPort, hello, CONNECTIONS, OPEN_RATE, seconds);
             HttpLoad.Result ol = HttpLoad.open(port, keys.local(), CONNECTIONS, OPEN_RATE, seconds);
             HttpLoad.Result of = HttpLoad.open(port, keys.forwarded(), CONNECTIONS, OPEN_RATE, seconds);

@@ -139,17 +139,18 @@ public final class RestWritesSuite {
     }
 
     private void measure(int run, String contender, Map<String, Object> overrides) throws Exception {
+        boolean floor = contender.startsWith(FLOOR);
         Map<String, Object> o = new HashMap<>(overrides);
-        o.putAll(parse(contender.startsWith(FLOOR) ? contender.substring(FLOOR.length()).replaceFirst("^,", "") : contender));
+        o.putAll(parse(floor ? contender.substring(FLOOR.length()).replaceFirst("^,", "") : contender));
         AppConfig config = cluster.newRun("restwrites", o);
         prepare(config);
-        if (contender.startsWith(FLOOR)) {
-            try (WriteFloor floor = WriteFloor.start(config)) {
-                measurePuts(run, contender, floor.port(), config.getString(AppConfig.APPLICATION_ID));
+        String appId = config.getString(AppConfig.APPLICATION_ID);
+        if (floor) {
+            try (WriteFloor f = WriteFloor.start(config)) {
+                measurePuts(run, contender, f.port(), appId);
             }
             return;
         }
-        String appId = config.getString(AppConfig.APPLICATION_ID);
         try (StatesyncApp app = new StatesyncApp(config)) {
             app.start();
             awaitReady(app);

@@ -1,5 +1,6 @@
 package io.statesync.bench.system;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -137,7 +138,7 @@ final class WriteFloor implements AutoCloseable {
         try {
             ProducerRecord<String, byte[]> rec = new ProducerRecord<>(topics.desired(), key.toString(),
                 serdes.desired().serializer().serialize(topics.desired(), desired));
-            rec.headers().add(StatesyncHeaders.REQUEST_ID, requestId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            rec.headers().add(StatesyncHeaders.REQUEST_ID, requestId.getBytes(StandardCharsets.UTF_8));
             producer.send(rec);
             byte[] stored = answer.get(30, TimeUnit.SECONDS);
             Resource r = serdes.resource().deserializer().deserialize(topics.resources(), stored);
@@ -175,9 +176,7 @@ final class WriteFloor implements AutoCloseable {
     public void close() throws InterruptedException {
         http.stop();
         closed = true;
-        replies.wakeup();
-        poller.join(10_000);
-        replies.close();
+        ReadCommittedConsumers.stop(replies, poller);
         producer.close();
         streams.close();
     }

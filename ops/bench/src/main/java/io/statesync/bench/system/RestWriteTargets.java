@@ -50,6 +50,10 @@ final class RestWriteTargets {
         if (off != null && on != null && !contender.equals(RestWritesSuite.COMMITS_OFF)) {
             check(t, "JVM CPU per bulk write, commits on request / off", on[3] / off[3], COMMIT_CPU_RATIO, false);
             t.row("app threads CPU per bulk write, on / off", on[4] / off[4], "", "");
+            t.row("commits per 1,000 bulk writes, on / off", Table.cell(on[6]) + " / " + Table.cell(off[6]), "", "");
+            t.row("first second at the bulk rate: JVM CPU per write, on / off", on[8] / off[8], "", "");
+            t.row("first second at the bulk rate: commits per 1,000 writes, on / off",
+                Table.cell(on[9]) + " / " + Table.cell(off[9]), "", "");
         }
         return t.render();
     }

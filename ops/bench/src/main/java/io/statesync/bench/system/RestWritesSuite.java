@@ -51,6 +51,7 @@ public final class RestWritesSuite {
     static final int BULK_RATE = 5_000;
     static final int BULK_DOCS = 50;
     static final int BULK_CONNECTIONS = 16;
+    static final int BULK_RAMP_S = 1;
     /** PUTs each new application gets before it is measured, so that its first writes' one-off costs stay out. */
     private static final int WARM_PUTS = 200;
     /** Longer than any run of the suite. */
@@ -80,10 +81,11 @@ public final class RestWritesSuite {
         this.sequential = new RunSheet(String.format("Sequential PUT, one keep-alive connection, closed loop: %,d writes over %d keys (ms)",
             sizes.sequentialPuts(), SEQUENTIAL_KEYS), "p50", "p99", "p99.9", "max", "writes/s", "JVM CPU µs/write", "errors");
         this.concurrent = new RunSheet(String.format("PUT, %d keep-alive connections, closed loop, %.0f s", CONNECTIONS, sizes.seconds()),
-            "writes/s", "p50 (ms)", "p99 (ms)", "JVM CPU µs/write", "app threads µs/write", "errors");
-        this.bulk = new RunSheet(String.format("Bulk writes at %,d writes/s, open loop: %d documents a request, %d connections, %.0f s",
-            BULK_RATE, BULK_DOCS, BULK_CONNECTIONS, sizes.seconds()), "achieved writes/s", "request p50 (ms)", "request p99 (ms)",
-            "JVM CPU µs/write", "app threads µs/write", "JVM cores busy", "errors");
+            "writes/s", "p50 (ms)", "p99 (ms)", "JVM CPU µs/write", "app threads µs/write", "commits per 1,000 writes", "errors");
+        this.bulk = new RunSheet(String.format("Bulk writes at %,d writes/s, open loop: %d documents a request, %d connections, %d s, then %.0f s",
+            BULK_RATE, BULK_DOCS, BULK_CONNECTIONS, BULK_RAMP_S, sizes.seconds()), "achieved writes/s", "request p50 (ms)", "request p99 (ms)",
+            "JVM CPU µs/write", "app threads µs/write", "JVM cores busy", "commits per 1,000 writes", "errors",
+            "first s: JVM CPU µs/write", "first s: commits per 1,000 writes");
         this.apply = new RunSheet("statesync apply -f, in process, new resources (s wall)", applyHeader(sizes.applyDocs()));
     }
 
@@ -130,10 +132,11 @@ public final class RestWritesSuite {
         sequential.add(contender, run, s.latencies().p50(), s.latencies().p99(), s.latencies().p999(), s.latencies().max(),
             s.qps(), cpu.jvmMicrosPer(s.latencies().count()), s.errors());
         cpu = CpuSpan.start(appId);
+        long commits = StreamCommits.total(appId);
         HttpLoad.Result c = HttpLoad.closed(port, puts(), CONNECTIONS, sizes.seconds());
         long n = c.latencies().count();
         concurrent.add(contender, run, c.qps(), c.latencies().p50(), c.latencies().p99(), cpu.jvmMicrosPer(n),
-            cpu.appMicrosPer(n), c.errors());
+            cpu.appMicrosPer(n), perThousand(StreamCommits.total(appId) - commits, n), c.errors());
         System.err.printf("  run %d %s: sequential p50 %.1f ms, %,.0f PUT/s at %d connections%n", run, contender,
             s.latencies().p50(), c.qps(), CONNECTIONS);
     }
@@ -161,13 +164,29 @@ public final class RestWritesSuite {
         }
     }
 
+    /**
+     * The first {@value #BULK_RAMP_S} s at the bulk rate are measured apart from the rest: they show the change from
+     * the rate before (the 64 connections') to this one, and the rest shows the CPU of a write at this rate.
+     */
     private void measureBulk(int run, String contender, int port, String appId) throws Exception {
         double requestRate = (double) BULK_RATE / BULK_DOCS;
         CpuSpan cpu = CpuSpan.start(appId);
+        long commits = StreamCommits.total(appId);
+        HttpLoad.Result ramp = HttpLoad.open(port, bulks(requestRate), BULK_CONNECTIONS, requestRate, BULK_RAMP_S);
+        long rampWrites = ramp.latencies().count() * BULK_DOCS;
+        double rampCpu = cpu.jvmMicrosPer(rampWrites);
+        double rampCommits = perThousand(StreamCommits.total(appId) - commits, rampWrites);
+        cpu = CpuSpan.start(appId);
+        commits = StreamCommits.total(appId);
         HttpLoad.Result b = HttpLoad.open(port, bulks(requestRate), BULK_CONNECTIONS, requestRate, sizes.seconds());
         long writes = b.latencies().count() * BULK_DOCS;
         bulk.add(contender, run, b.qps() * BULK_DOCS, b.latencies().p50(), b.latencies().p99(), cpu.jvmMicrosPer(writes),
-            cpu.appMicrosPer(writes), cpu.coresBusy(), b.errors());
+            cpu.appMicrosPer(writes), cpu.coresBusy(), perThousand(StreamCommits.total(appId) - commits, writes),
+            b.errors() + ramp.errors(), rampCpu, rampCommits);
+    }
+
+    private static double perThousand(long commits, long writes) {
+        return commits * 1_000.0 / Math.max(1, writes);
     }
 
     private void measureApply(int run, String contender, int port) {

@@ -14,27 +14,38 @@ class AdmissionRateTest {
     private final AdmissionRate rate = new AdmissionRate();
 
     @Test
-    void shouldCountTheCurrentSecondUntilTheLastWholeOneHadMore() {
+    void shouldCountTheRecordsOfTheLastSecond() {
         for (int i = 0; i < 30; i++) {
             rate.record(10_000 + i);
         }
-        assertThat(rate.perSecond(10_500)).isEqualTo(30);
-        for (int i = 0; i < 5; i++) {
-            rate.record(11_000 + i);
+        for (int i = 0; i < 20; i++) {
+            rate.record(10_600 + i);
         }
-        assertThat(rate.perSecond(11_100)).as("the last whole second had 30").isEqualTo(30);
-        for (int i = 0; i < 40; i++) {
-            rate.record(11_200 + i);
-        }
-        assertThat(rate.perSecond(11_300)).as("this second already has 45").isEqualTo(45);
+        assertThat(rate.perSecond(10_650)).isEqualTo(50);
+        assertThat(rate.perSecond(10_999)).as("all 50 within the last second").isEqualTo(50);
+        assertThat(rate.perSecond(11_000)).as("the first 30 slid out of the window").isEqualTo(20);
+        assertThat(rate.perSecond(11_600)).as("the window slid past all of them").isZero();
     }
 
     @Test
-    void shouldForgetASecondThatIsNotTheLastOne() {
+    void shouldSeeABurstFromItsStartAcrossTheTurnOfASecond() {
+        for (int i = 0; i < 40; i++) {
+            rate.record(10_900 + i);
+        }
+        assertThat(rate.perSecond(10_950)).isEqualTo(40);
+        for (int i = 0; i < 40; i++) {
+            rate.record(11_000 + i);
+        }
+        assertThat(rate.perSecond(11_050)).as("a new second does not start the count again").isEqualTo(80);
+    }
+
+    @Test
+    void shouldForgetASlotThatAnOlderStepLeftBehind() {
         for (int i = 0; i < 30; i++) {
             rate.record(10_000 + i);
         }
-        assertThat(rate.perSecond(12_500)).isZero();
+        rate.record(12_000);
+        assertThat(rate.perSecond(12_050)).as("the same slot, two windows later").isEqualTo(1);
     }
 
     @Test

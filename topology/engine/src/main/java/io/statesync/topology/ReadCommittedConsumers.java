@@ -1,12 +1,14 @@
 package io.statesync.topology;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The instance's own consumers beside Kafka Streams (the REST server's admission replies, the resource view's tail of
@@ -28,6 +30,19 @@ public final class ReadCommittedConsumers {
             + Integer.toHexString(System.identityHashCode(p)));
         p.remove(ConsumerConfig.GROUP_ID_CONFIG);
         return p;
+    }
+
+    /**
+     * Assigns every partition of {@code topic} and positions the consumer at their ends, resolved before this returns:
+     * seekToEnd is lazy, and a consumer that awaits answers to its own writes must start before any of them.
+     */
+    public static List<TopicPartition> assignAtEnd(KafkaConsumer<?, ?> consumer, String topic) {
+        List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(parts);
+        consumer.seekToEnd(parts);
+        parts.forEach(consumer::position);
+        return parts;
     }
 
     public static Thread startDaemon(Runnable loop, String name) {

@@ -3,7 +3,6 @@ package io.statesync.bench.system;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -32,7 +31,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -150,11 +148,7 @@ final class WriteFloor implements AutoCloseable {
 
     private void pollReplies() {
         try {
-            List<TopicPartition> parts = replies.partitionsFor(topics.resources(), Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            replies.assign(parts);
-            replies.seekToEnd(parts);
-            parts.forEach(replies::position);
+            ReadCommittedConsumers.assignAtEnd(replies, topics.resources());
             ready = true;
             while (!closed) {
                 replies.poll(Duration.ofMillis(500)).forEach(this::onReply);

@@ -27,7 +27,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -79,12 +78,7 @@ public final class AdmissionClient implements AutoCloseable {
 
     private void pollLoop() {
         try {
-            List<TopicPartition> parts = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToEnd(parts);
-            // seekToEnd is lazy; resolving it now fixes the start before any write of ours can be answered.
-            parts.forEach(consumer::position);
+            ReadCommittedConsumers.assignAtEnd(consumer, topics.events());
             ready = true;
             while (!closed) {
                 consumer.poll(Duration.ofMillis(500)).forEach(this::onEvent);

@@ -62,6 +62,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String EVENTS_MAX_AGE_MS = "events.max.age.ms";
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
+    public static final String PATCH_MAX_OPERATIONS = "patch.max.operations";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -353,6 +354,9 @@ public final class AppConfig extends AbstractConfig {
                 "Largest accepted serialized desired or observed record; larger ones go to the DLQ.")
             .define(SPEC_MAX_DEPTH, Type.INT, 64, Range.between(2, 10_000), Importance.LOW,
                 "Deepest accepted nesting of a spec or state tree; deeper ones go to the DLQ.")
+            .define(PATCH_MAX_OPERATIONS, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
+                "The most operations one JSON patch may carry (Kubernetes' limit); more are refused with 422 PatchTooLarge. "
+                    + "Whatever the count, a patch's result is held to spec.max.bytes and spec.max.depth while it applies.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

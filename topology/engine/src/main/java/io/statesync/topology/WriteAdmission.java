@@ -27,7 +27,9 @@ import io.statesync.reconciler.OwnerCollector;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
+import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AvroMapping;
+import io.statesync.topology.internal.EncodedSize;
 import io.statesync.topology.internal.JsonPatches;
 
 /**
@@ -46,6 +48,11 @@ public final class WriteAdmission {
     public static final String INVALID = "Invalid";
     /** A spec that breaks one of the kind's validation rules; the message lists every failure. */
     public static final String VALIDATION_FAILED = "ValidationFailed";
+    /**
+     * A patch refused for what it would cost: more operations than patch.max.operations, or a result past
+     * spec.max.bytes or spec.max.depth (checked while it applies, before it can allocate past them).
+     */
+    public static final String PATCH_TOO_LARGE = "PatchTooLarge";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 
@@ -55,6 +62,31 @@ public final class WriteAdmission {
     private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers", "ownerReferences");
 
     private WriteAdmission() {
+    }
+
+    /**
+     * The bounds of a write's result, which a patch could otherwise grow past what a desired record may carry:
+     * {@code spec.max.bytes} (the record as stored on the desired topic), {@code spec.max.depth} and
+     * {@code patch.max.operations}.
+     */
+    public record Limits(int maxBytes, int maxDepth, int maxPatchOperations) {
+
+        /** The configuration's defaults, for callers that hold no configuration. */
+        public static final Limits DEFAULTS = of(new AppConfig(Map.of()));
+
+        public static Limits of(AppConfig config) {
+            return new Limits(config.getInt(AppConfig.SPEC_MAX_BYTES), config.getInt(AppConfig.SPEC_MAX_DEPTH),
+                config.getInt(AppConfig.PATCH_MAX_OPERATIONS));
+        }
+
+        /**
+         * What a JSON patch may spend while it applies: twice the record limit in estimated bytes, because the estimate
+         * is near but not equal to the stored encoding, and the exact check follows on the result; the patched object
+         * wraps the spec in one more level.
+         */
+        JsonPatches.Limits whileApplying() {
+            return new JsonPatches.Limits(2L * maxBytes, maxDepth + 1, maxPatchOperations);
+        }
     }
 
     /** The answer: accepted with the write as it will be stored, or refused with an event type and reason. */
@@ -73,6 +105,11 @@ public final class WriteAdmission {
      * placeholder counts as none).
      */
     public static Decision decide(Resource current, DesiredState request, ReconcilePolicy policy) {
+        return decide(current, request, policy, Limits.DEFAULTS);
+    }
+
+    /** As {@link #decide(Resource, DesiredState, ReconcilePolicy)}, with the configured bounds of a patch's result. */
+    public static Decision decide(Resource current, DesiredState request, ReconcilePolicy policy, Limits limits) {
         Refused precondition = precondition(current, request.getExpectedResourceVersion());
         if (precondition != null) {
             return precondition;
@@ -86,7 +123,9 @@ public final class WriteAdmission {
                 return new Refused(EventType.Invalid, NOT_FOUND, key(request) + " does not exist, so it cannot be patched");
             }
             try {
-                effective = patched(current, request);
+                effective = patched(current, request, limits);
+            } catch (JsonPatches.TooLarge e) {
+                return new Refused(EventType.Invalid, PATCH_TOO_LARGE, e.getMessage());
             } catch (JsonPatches.PatchException e) {
                 return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
             }
@@ -183,7 +222,7 @@ public final class WriteAdmission {
             current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
     }
 
-    private static DesiredState patched(Resource current, DesiredState request) {
+    private static DesiredState patched(Resource current, DesiredState request, Limits limits) {
         WritePatch patch = request.getPatch();
         JsonNode document;
         try {
@@ -191,7 +230,8 @@ public final class WriteAdmission {
         } catch (JsonProcessingException e) {
             throw new JsonPatches.PatchException(true, "the patch is not JSON: " + e.getOriginalMessage());
         }
-        JsonNode after = patch.getType() == PatchType.JsonPatch ? JsonPatches.jsonPatch(editable(current), document)
+        JsonNode after = patch.getType() == PatchType.JsonPatch
+            ? JsonPatches.jsonPatch(editable(current), document, limits.whileApplying())
             : JsonPatches.mergePatch(editable(current), requireObject(document));
         if (!after.isObject()) {
             throw new JsonPatches.PatchException(false, "the patched object must stay a JSON object");
@@ -203,13 +243,32 @@ public final class WriteAdmission {
                 throw new JsonPatches.PatchException(false, "metadata." + f + " cannot be patched; only labels, annotations and finalizers can");
             }
         }
+        requireWithinDepth(after.get("spec"), limits.maxDepth());
+        DesiredState effective;
         try {
-            return DesiredState.newBuilder(request).setPatch(null).setLabels(strings(meta.get("labels"), "labels"))
+            effective = DesiredState.newBuilder(request).setPatch(null).setLabels(strings(meta.get("labels"), "labels"))
                 .setAnnotations(strings(meta.get("annotations"), "annotations"))
                 .setFinalizers(list(meta.get("finalizers"))).setOwnerReferences(ownerReferences(meta.get("ownerReferences")))
                 .setSpec(Values.fromJson(after.get("spec"))).build();
         } catch (IllegalArgumentException e) {
             throw new JsonPatches.PatchException(false, e.getMessage());
+        }
+        requireWithinBytes(effective, limits.maxBytes());
+        return effective;
+    }
+
+    private static void requireWithinDepth(JsonNode spec, int maxDepth) {
+        if (spec != null && JsonPatches.measure(spec, Long.MAX_VALUE, maxDepth)[1] > maxDepth) {
+            throw new JsonPatches.TooLarge("the patched spec is deeper than the limit of " + maxDepth + " levels (spec.max.depth)");
+        }
+    }
+
+    /** The patched write as a record on the desired topic, which spec.max.bytes bounds as for any other write. */
+    private static void requireWithinBytes(DesiredState effective, int maxBytes) {
+        long size = EncodedSize.of(effective, maxBytes);
+        if (size > maxBytes) {
+            throw new JsonPatches.TooLarge("the patched object would take more than the limit of " + maxBytes
+                + " bytes (spec.max.bytes)");
         }
     }
 

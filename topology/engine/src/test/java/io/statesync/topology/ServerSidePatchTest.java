@@ -141,4 +141,41 @@ class ServerSidePatchTest extends TopologyTestBase {
         assertThat(last(f.drainResources()).getMetadata().getGeneration()).isEqualTo(1);
         assertThat(answer("c1").getReason()).isEqualTo("Created");
     }
+
+    @Test
+    void shouldRefuseAPatchThatGrowsPastSpecMaxBytesAndAdmitTheNextWrite() {
+        create();
+        StringBuilder ops = new StringBuilder("[");
+        for (int i = 0; i < 24; i++) {
+            ops.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/spec\",\"path\":\"/spec/a").append(i).append("\"}");
+        }
+        f.putDesired(patch(PatchType.JsonPatch, ops.append("]").toString()), "bomb");
+        ReconcileEvent refused = answer("bomb");
+        assertThat(refused.getType()).isEqualTo(EventType.Invalid);
+        assertThat(refused.getReason()).isEqualTo(WriteAdmission.PATCH_TOO_LARGE);
+        assertThat(refused.getMessage()).contains("limit of");
+        assertThat(f.drainResources()).isEmpty();
+        f.putDesired(patch(PatchType.MergePatch, "{\"spec\":{\"replicas\":7}}"), "next");
+        assertThat(answer("next").getType()).isEqualTo(EventType.Accepted);
+    }
+
+    @Test
+    void shouldRefuseAMergePatchWhoseResultPassesSpecMaxBytes() {
+        f.putDesired(TopologyFixture.desiredState(KEY, Map.of("big", "x".repeat(600_000))));
+        f.drainResources();
+        f.putDesired(patch(PatchType.MergePatch, "{\"spec\":{\"more\":\"" + "y".repeat(600_000) + "\"}}"), "grow");
+        ReconcileEvent refused = answer("grow");
+        assertThat(refused.getReason()).isEqualTo(WriteAdmission.PATCH_TOO_LARGE);
+        assertThat(refused.getMessage()).contains("spec.max.bytes");
+    }
+
+    @Test
+    void shouldRefuseAMergePatchWhoseResultPassesSpecMaxDepth() {
+        create();
+        String deep = "{\"d\":".repeat(70) + "1" + "}".repeat(70);
+        f.putDesired(patch(PatchType.MergePatch, "{\"spec\":" + deep + "}"), "deep");
+        ReconcileEvent refused = answer("deep");
+        assertThat(refused.getReason()).isEqualTo(WriteAdmission.PATCH_TOO_LARGE);
+        assertThat(refused.getMessage()).contains("spec.max.depth");
+    }
 }

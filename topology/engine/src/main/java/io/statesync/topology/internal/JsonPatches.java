@@ -1,6 +1,8 @@
 package io.statesync.topology.internal;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * RFC 7386 merge patches and RFC 6902 JSON patches over Jackson trees. Neither changes its input. A patch that is
  * not a patch at all is {@link PatchException#malformed() malformed}; one that is well formed but does not apply to
- * this document (a path that is not there, a failing {@code test}) is not.
+ * this document (a path that is not there, a failing {@code test}) is not. A JSON patch applies under
+ * {@link Limits}: the operations are counted, and every value it adds or copies is measured (a walk that stops at the
+ * budget) before it is placed, so a few {@code copy} operations that double the document cannot allocate past the
+ * limit before they are refused ({@link TooLarge}).
  */
 public final class JsonPatches {
 
@@ -23,7 +28,7 @@ public final class JsonPatches {
     }
 
     /** Why a patch was refused; {@code malformed} tells a bad patch (400) from one that does not apply here (422). */
-    public static final class PatchException extends RuntimeException {
+    public static class PatchException extends RuntimeException {
         private final boolean malformed;
 
         public PatchException(boolean malformed, String message) {
@@ -33,6 +38,22 @@ public final class JsonPatches {
 
         public boolean malformed() {
             return malformed;
+        }
+    }
+
+    /**
+     * What one JSON patch may do: at most {@code maxOperations} operations; the document's JSON bytes before it plus
+     * every value it adds or copies at most {@code maxBytes} (as {@link #measure} estimates them), so removing and copying again is charged each time; no
+     * value placed deeper than {@code maxDepth} levels (the document's root is level 1).
+     */
+    public record Limits(long maxBytes, int maxDepth, int maxOperations) {
+        public static final Limits NONE = new Limits(Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** A patch refused for what it would cost: too many operations, or a result too large or too deep. */
+    public static final class TooLarge extends PatchException {
+        public TooLarge(String message) {
+            super(false, message);
         }
     }
 
@@ -54,18 +75,88 @@ public final class JsonPatches {
 
     /** RFC 6902: the operations apply in order to a copy of {@code target}; the first that fails fails the patch. */
     public static JsonNode jsonPatch(JsonNode target, JsonNode patch) {
+        return jsonPatch(target, patch, Limits.NONE);
+    }
+
+    /** As {@link #jsonPatch(JsonNode, JsonNode)}, refusing with {@link TooLarge} what passes {@code limits}. */
+    public static JsonNode jsonPatch(JsonNode target, JsonNode patch, Limits limits) {
         if (patch == null || !patch.isArray()) {
             throw new PatchException(true, "a JSON patch must be an array of operations");
         }
+        if (patch.size() > limits.maxOperations()) {
+            throw new TooLarge("the patch has " + patch.size() + " operations, more than the limit of "
+                + limits.maxOperations());
+        }
         JsonNode doc = target == null ? JSON.nullNode() : target.deepCopy();
+        Budget budget = new Budget(limits);
+        budget.charge(doc, 0, "the document");
         int i = 0;
         for (JsonNode op : patch) {
-            doc = applyOne(doc, op, i++);
+            doc = applyOne(doc, op, i++, budget);
         }
         return doc;
     }
 
-    private static JsonNode applyOne(JsonNode doc, JsonNode op, int index) {
+    /** What a patch has spent of its {@link Limits}: the bytes of the document before it and of every value it added. */
+    private static final class Budget {
+        private final Limits limits;
+        private long spent;
+
+        Budget(Limits limits) {
+            this.limits = limits;
+        }
+
+        /** Measures {@code value} as placed at {@code level}, refusing before the caller copies or places it. */
+        void charge(JsonNode value, int level, String where) {
+            long left = limits.maxBytes() == Long.MAX_VALUE ? Long.MAX_VALUE : limits.maxBytes() - spent;
+            long[] measured = measure(value, left, limits.maxDepth() - level);
+            if (measured[0] > left) {
+                throw new TooLarge(where + ": the patched object would pass the limit of " + limits.maxBytes()
+                    + " bytes");
+            }
+            if (measured[1] + level > limits.maxDepth()) {
+                throw new TooLarge(where + ": the patched object would be deeper than the limit of "
+                    + limits.maxDepth() + " levels");
+            }
+            spent += measured[0];
+        }
+    }
+
+    /**
+     * The bytes of {@code root} (an estimate close to both its JSON and its stored encoding: strings unescaped, a
+     * literal one byte) and its depth, walking iteratively and stopping
+     * as soon as the bytes pass {@code maxBytes} or the depth passes {@code maxDepth}, so measuring a hostile value
+     * costs no more than the budget it is refused by.
+     */
+    public static long[] measure(JsonNode root, long maxBytes, int maxDepth) {
+        long bytes = 0;
+        int depth = 0;
+        Deque<Object[]> stack = new ArrayDeque<>();
+        stack.push(new Object[] {root, 1});
+        while (!stack.isEmpty() && bytes <= maxBytes && depth <= maxDepth) {
+            Object[] top = stack.pop();
+            JsonNode n = (JsonNode) top[0];
+            int level = (Integer) top[1];
+            depth = Math.max(depth, level);
+            if (n.isObject()) {
+                bytes += 2;
+                for (Map.Entry<String, JsonNode> e : n.properties()) {
+                    bytes += e.getKey().length() + 4L;
+                    stack.push(new Object[] {e.getValue(), level + 1});
+                }
+            } else if (n.isArray()) {
+                bytes += 2 + n.size();
+                for (JsonNode c : n) {
+                    stack.push(new Object[] {c, level + 1});
+                }
+            } else {
+                bytes += n.isTextual() ? n.textValue().length() + 2L : n.isNumber() ? n.asText().length() + 1L : 1;
+            }
+        }
+        return new long[] {bytes, depth};
+    }
+
+    private static JsonNode applyOne(JsonNode doc, JsonNode op, int index, Budget budget) {
         if (!op.isObject() || !op.path("op").isTextual() || !op.path("path").isTextual()) {
             throw new PatchException(true, "operation " + index + " needs a string 'op' and a string 'path'");
         }
@@ -74,22 +165,27 @@ public final class JsonPatches {
         String where = "operation " + index + " (" + name + " " + op.get("path").asText() + ")";
         switch (name) {
             case "add":
-                return add(doc, path, required(op, "value", index), where);
+                return add(doc, path, charged(required(op, "value", index), path, budget, where).deepCopy(), where);
             case "remove":
                 return remove(doc, path, where);
-            case "replace":
-                return add(remove(doc, path, where), path, required(op, "value", index), where);
+            case "replace": {
+                JsonNode value = charged(required(op, "value", index), path, budget, where);
+                return add(remove(doc, path, where), path, value.deepCopy(), where);
+            }
             case "move": {
                 List<String> from = pointer(requiredText(op, "from", index), index);
                 if (path.size() > from.size() && path.subList(0, from.size()).equals(from)) {
                     throw new PatchException(true, where + ": cannot move a value into one of its own children");
                 }
                 JsonNode value = get(doc, from, where);
+                // The moved value is placed, not copied: it adds no bytes, but may land deeper than it was.
+                budget.charge(JSON.nullNode(), path.size() + depthOf(value) - 1, where);
                 return add(remove(doc, from, where), path, value, where);
             }
             case "copy": {
                 List<String> from = pointer(requiredText(op, "from", index), index);
-                return add(doc, path, get(doc, from, where).deepCopy(), where);
+                JsonNode source = charged(get(doc, from, where), path, budget, where);
+                return add(doc, path, source.deepCopy(), where);
             }
             case "test":
                 if (!numericEquals(get(doc, path, where), required(op, "value", index))) {
@@ -100,6 +196,16 @@ public final class JsonPatches {
                 throw new PatchException(true, "operation " + index + ": unknown op '" + name
                     + "' (add, remove, replace, move, copy, test)");
         }
+    }
+
+    /** Charges {@code value} to the budget as placed at {@code path} before anything copies it. */
+    private static JsonNode charged(JsonNode value, List<String> path, Budget budget, String where) {
+        budget.charge(value, path.size(), where);
+        return value;
+    }
+
+    private static int depthOf(JsonNode value) {
+        return (int) measure(value, Long.MAX_VALUE, Integer.MAX_VALUE)[1];
     }
 
     private static JsonNode required(JsonNode op, String field, int index) {
@@ -154,17 +260,18 @@ public final class JsonPatches {
         return c;
     }
 
+    /** Places {@code value}, which the caller owns (a copy, or the node a move took out), without copying it. */
     private static JsonNode add(JsonNode doc, List<String> path, JsonNode value, String where) {
         if (path.isEmpty()) {
-            return value.deepCopy();
+            return value;
         }
         JsonNode parent = get(doc, path.subList(0, path.size() - 1), where);
         String last = path.get(path.size() - 1);
         if (parent.isObject()) {
-            ((ObjectNode) parent).set(last, value.deepCopy());
+            ((ObjectNode) parent).set(last, value);
         } else if (parent.isArray()) {
             ArrayNode a = (ArrayNode) parent;
-            a.insert(last.equals("-") ? a.size() : arrayIndex(last, a.size(), where), value.deepCopy());
+            a.insert(last.equals("-") ? a.size() : arrayIndex(last, a.size(), where), value);
         } else {
             throw new PatchException(false, where + ": the parent is neither an object nor an array");
         }

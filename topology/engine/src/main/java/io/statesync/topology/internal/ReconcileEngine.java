@@ -68,6 +68,7 @@ final class ReconcileEngine {
     private final boolean coalesce;
     private final String task;
     private final Ownership ownership;
+    private final WriteAdmission.Limits limits;
     private String resyncCursor;
 
     ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task,
@@ -84,6 +85,7 @@ final class ReconcileEngine {
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
+        this.limits = WriteAdmission.Limits.of(ctx.config());
     }
 
     static ReconcileEngine create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
@@ -165,7 +167,7 @@ final class ReconcileEngine {
             return;
         }
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
-        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy);
+        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits);
         if (d instanceof WriteAdmission.Refused refused) {
             refuse(w, refused, exists ? current : null, now, out);
         } else {

@@ -89,4 +89,69 @@ class JsonPatchesTest {
         JsonPatches.jsonPatch(doc, json("[{'op':'remove','path':'/a/0'}]"));
         assertThat(doc).isEqualTo(json("{'a':[1,2]}"));
     }
+
+    /** Fourteen or more copies of a document into itself double it each time: gigabytes from a kilobyte of patch. */
+    private static String copyBomb(int copies) {
+        StringBuilder ops = new StringBuilder("[");
+        for (int i = 0; i < copies; i++) {
+            ops.append(i == 0 ? "" : ",").append("{'op':'copy','from':'/spec','path':'/spec/a").append(i).append("'}");
+        }
+        return ops.append("]").toString();
+    }
+
+    @Test
+    void shouldRefuseACopyBombBeforeItsCopiesPassTheByteBudget() throws Exception {
+        JsonNode doc = json("{'spec':{'image':'" + "x".repeat(80) + "'}}");
+        JsonPatches.Limits limits = new JsonPatches.Limits(2L * 1_048_576, 65, 10_000);
+        assertThatThrownBy(() -> JsonPatches.jsonPatch(doc, json(copyBomb(24)), limits))
+            .isInstanceOf(JsonPatches.TooLarge.class).hasMessageContaining("bytes")
+            // A 100-byte spec doubles past 2 MiB at about the fifteenth copy: refused there, not after the 24th.
+            .hasMessageMatching("operation 1[3-6] .*");
+    }
+
+    @Test
+    void shouldChargeEveryCopyEvenWhenTheCopiesAreRemovedAgain() throws Exception {
+        JsonNode doc = json("{'spec':{'image':'" + "x".repeat(1_000) + "'}}");
+        StringBuilder ops = new StringBuilder("[");
+        for (int i = 0; i < 50; i++) {
+            ops.append(i == 0 ? "" : ",").append("{'op':'copy','from':'/spec','path':'/spec/c'},{'op':'remove','path':'/spec/c'}");
+        }
+        JsonPatches.Limits limits = new JsonPatches.Limits(20_000, 65, 10_000);
+        assertThatThrownBy(() -> JsonPatches.jsonPatch(doc, json(ops.append("]").toString()), limits))
+            .isInstanceOf(JsonPatches.TooLarge.class);
+    }
+
+    @Test
+    void shouldRefuseMoreOperationsThanTheLimit() throws Exception {
+        JsonNode doc = json("{'spec':{'a':1}}");
+        JsonPatches.Limits limits = new JsonPatches.Limits(1_000_000, 65, 3);
+        String four = "[{'op':'test','path':'/spec/a','value':1},{'op':'test','path':'/spec/a','value':1},"
+            + "{'op':'test','path':'/spec/a','value':1},{'op':'test','path':'/spec/a','value':1}]";
+        assertThatThrownBy(() -> JsonPatches.jsonPatch(doc, json(four), limits))
+            .isInstanceOf(JsonPatches.TooLarge.class).hasMessageContaining("4 operations, more than the limit of 3");
+    }
+
+    @Test
+    void shouldRefuseAValuePlacedDeeperThanTheLimit() throws Exception {
+        JsonNode doc = json("{'spec':{'a':{'b':{'c':1}}}}");
+        JsonPatches.Limits limits = new JsonPatches.Limits(1_000_000, 6, 100);
+        assertThat(JsonPatches.jsonPatch(doc, json("[{'op':'copy','from':'/spec/a/b','path':'/spec/a/b/d'}]"), limits)
+            .at("/spec/a/b/d/c").asInt()).isEqualTo(1);
+        assertThatThrownBy(() -> JsonPatches.jsonPatch(doc, json("[{'op':'copy','from':'/spec/a','path':'/spec/a/b/d'}]"), limits))
+            .isInstanceOf(JsonPatches.TooLarge.class).hasMessageContaining("deeper than the limit of 6 levels");
+        JsonNode two = json("{'spec':{'a':{'b':{'c':1}},'z':{'y':{}}}}");
+        assertThatThrownBy(() -> JsonPatches.jsonPatch(two, json("[{'op':'move','from':'/spec/a','path':'/spec/z/y/w'}]"), limits))
+            .isInstanceOf(JsonPatches.TooLarge.class);
+    }
+
+    @Test
+    void shouldApplyAnOrdinaryPatchWithinTheLimits() throws Exception {
+        JsonNode doc = json("{'spec':{'a':[1,2],'b':'x'}}");
+        JsonPatches.Limits limits = new JsonPatches.Limits(200, 4, 10);
+        JsonNode out = JsonPatches.jsonPatch(doc, json("[{'op':'add','path':'/spec/a/-','value':3},"
+            + "{'op':'copy','from':'/spec/a','path':'/spec/c'},{'op':'move','from':'/spec/b','path':'/spec/d'},"
+            + "{'op':'replace','path':'/spec/c/0','value':9}]"), limits);
+        assertThat(out).isEqualTo(json("{'spec':{'a':[1,2,3],'c':[9,2,3],'d':'x'}}"));
+        assertThat(doc).isEqualTo(json("{'spec':{'a':[1,2],'b':'x'}}"));
+    }
 }

@@ -203,7 +203,7 @@ public final class WriteApi implements DryRunner {
     public DryRunner.DryRun write(ResourceKey key, DesiredState desired) throws InterruptedException {
         Resource current = committedCopy(key);
         ReconcilePolicy policy = policies.apply(key.kind());
-        WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy);
+        WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy, WriteAdmission.Limits.of(config));
         if (d instanceof WriteAdmission.Refused r) {
             throw error(r.type(), r.reason(), r.message(), current == null ? "" : current.getMetadata().getResourceVersion());
         }
@@ -307,8 +307,9 @@ public final class WriteApi implements DryRunner {
     }
 
     /**
-     * The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply
-     * or a spec that breaks the kind's validation rules.
+     * The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply,
+     * a patch whose result would pass the size, depth or operation limits, or a spec that breaks the kind's validation
+     * rules.
      */
     static ApiError error(EventType type, String reason, String message, String currentVersion) {
         if (type == EventType.Conflict) {
@@ -321,7 +322,7 @@ public final class WriteApi implements DryRunner {
         if (WriteAdmission.VALIDATION_FAILED.equals(reason)) {
             return ApiError.validationFailed(message);
         }
-        if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason)) {
+        if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason) || WriteAdmission.PATCH_TOO_LARGE.equals(reason)) {
             return ApiError.unprocessable(message);
         }
         return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);

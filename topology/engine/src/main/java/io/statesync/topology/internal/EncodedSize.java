@@ -1,0 +1,76 @@
+package io.statesync.topology.internal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The size a record has on a topic, measured by encoding it into a counter that stops at a limit, so measuring a
+ * record that is too large allocates nothing and costs no more than the limit.
+ */
+public final class EncodedSize {
+
+    /** The Confluent wire format's prefix before the Avro bytes: the magic byte and the schema id. */
+    public static final int WIRE_PREFIX = 5;
+
+    private EncodedSize() {
+    }
+
+    /** The record's bytes on a topic (prefix included), or {@code limit + 1} as soon as it passes {@code limit}. */
+    public static long of(SpecificRecord record, long limit) {
+        Counter counter = new Counter(limit - WIRE_PREFIX);
+        @SuppressWarnings("unchecked")
+        SpecificDatumWriter<SpecificRecord> writer = new SpecificDatumWriter<>(record.getSchema(),
+            SpecificData.getForClass(record.getClass()));
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(counter, null);
+        try {
+            writer.write(record, encoder);
+            encoder.flush();
+        } catch (Passed passed) {
+            return limit + 1;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return counter.count + WIRE_PREFIX;
+    }
+
+    /** Thrown by the counter to stop the encoder at the limit. */
+    private static final class Passed extends IOException {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
+    private static final class Counter extends OutputStream {
+        private final long limit;
+        private long count;
+
+        Counter(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            add(1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            add(len);
+        }
+
+        private void add(long n) throws IOException {
+            count += n;
+            if (count > limit) {
+                throw new Passed();
+            }
+        }
+    }
+}

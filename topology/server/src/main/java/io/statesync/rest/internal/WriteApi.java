@@ -322,7 +322,10 @@ public final class WriteApi implements DryRunner {
         if (WriteAdmission.VALIDATION_FAILED.equals(reason)) {
             return ApiError.validationFailed(message);
         }
-        if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason) || WriteAdmission.PATCH_TOO_LARGE.equals(reason)) {
+        if (WriteAdmission.PATCH_TOO_LARGE.equals(reason)) {
+            return new ApiError(422, WriteAdmission.PATCH_TOO_LARGE, message);
+        }
+        if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason)) {
             return ApiError.unprocessable(message);
         }
         return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);

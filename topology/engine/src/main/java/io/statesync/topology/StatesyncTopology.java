@@ -15,12 +15,14 @@ import io.statesync.topology.internal.AdmissionCommits;
 import io.statesync.topology.internal.CollectProcessor;
 import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
+import io.statesync.topology.internal.DlqProductionExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.TopologyContext;
 import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
@@ -166,6 +168,14 @@ public final class StatesyncTopology {
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(AppConfig.STATE_DIR));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(AppConfig.NUM_STANDBY_REPLICAS));
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProcessingExceptionHandler.class);
+        // A record the producer cannot send (too large, not serializable) goes to the DLQ and the task goes on,
+        // instead of failing the task's transaction and the same input again after every restart.
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DlqProductionExceptionHandler.class);
+        // The largest record a stream thread may produce, for its producer and for the changelogs Streams creates;
+        // the output topics get the same limit from TopicManager.
+        int maxRecord = OutputLimits.maxRecordBytes(config);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), maxRecord);
+        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(maxRecord));
         // The kinds store's processor too (Kafka Streams 5.0's default): an unexpected failure there is logged and
         // skipped instead of ending the global thread; otherwise Streams warns at every start that it is off. Each
         // stream thread's partition assignor builds its own StreamsConfig from the main consumer's settings, and

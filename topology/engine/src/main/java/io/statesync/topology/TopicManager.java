@@ -35,12 +35,23 @@ public final class TopicManager {
     private final TopicNames topics;
     private final int partitions;
     private final short replicationFactor;
+    private int maxMessageBytes;
 
     public TopicManager(Admin admin, TopicNames topics, int partitions, short replicationFactor) {
         this.admin = admin;
         this.topics = topics;
         this.partitions = partitions;
         this.replicationFactor = replicationFactor;
+    }
+
+    /**
+     * The {@code max.message.bytes} the topics must allow ({@link OutputLimits#maxRecordBytes}): created topics get it,
+     * and an existing topic with less is raised to it at startup, since one record it refused would stop its
+     * partition's task. 0 (the default) leaves the broker's limit alone.
+     */
+    public TopicManager withMaxMessageBytes(int bytes) {
+        this.maxMessageBytes = bytes;
+        return this;
     }
 
     /** Creates what is missing (when allowed) and verifies everything; throws {@link IllegalStateException} on a mismatch. */
@@ -90,7 +101,11 @@ public final class TopicManager {
         String policy = topics.compacted().contains(name) ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
         Optional<Short> rf = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         int count = isCoPartitioned(name) ? partitions : 1;
-        return new NewTopic(name, Optional.of(count), rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy));
+        Map<String, String> configs = new java.util.HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy));
+        if (maxMessageBytes > 0) {
+            configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(maxMessageBytes));
+        }
+        return new NewTopic(name, Optional.of(count), rf).configs(configs);
     }
 
     /**
@@ -135,8 +150,35 @@ public final class TopicManager {
                     + (wantCompact ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE));
             }
         });
+        raiseMessageLimits(configs, problems);
         if (!problems.isEmpty()) {
             throw new IllegalStateException("statesync topics are misconfigured: " + String.join("; ", problems));
+        }
+    }
+
+    /** Raises {@code max.message.bytes} of every topic that allows less than the largest record statesync produces. */
+    private void raiseMessageLimits(Map<ConfigResource, Config> configs, List<String> problems) {
+        if (maxMessageBytes <= 0) {
+            return;
+        }
+        Map<ConfigResource, Collection<org.apache.kafka.clients.admin.AlterConfigOp>> raise = new java.util.HashMap<>();
+        configs.forEach((res, cfg) -> {
+            var entry = cfg.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            if (entry != null && Long.parseLong(entry.value()) < maxMessageBytes) {
+                LOG.warn("Topic {} allows records of {} bytes, fewer than the {} statesync may produce; raising its {}",
+                    res.name(), entry.value(), maxMessageBytes, TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+                raise.put(res, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(maxMessageBytes)),
+                    org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)));
+            }
+        });
+        if (!raise.isEmpty()) {
+            try {
+                await(admin.incrementalAlterConfigs(raise).all());
+            } catch (IllegalStateException e) {
+                problems.add("cannot raise max.message.bytes of " + raise.keySet().stream().map(ConfigResource::name).toList()
+                    + " to " + maxMessageBytes + " (" + e.getMessage() + "); raise it, or lower spec.max.bytes");
+            }
         }
     }
 

@@ -53,6 +53,12 @@ public final class WriteAdmission {
      * spec.max.bytes or spec.max.depth (checked while it applies, before it can allocate past them).
      */
     public static final String PATCH_TOO_LARGE = "PatchTooLarge";
+    /**
+     * A write whose outputs (the Resource, the key's state record, its corrections) could pass the largest record
+     * the topics take ({@link OutputLimits}), although the write itself is within spec.max.bytes: its fields' paths
+     * repeat in every field's diff and correction. The REST API answers 413.
+     */
+    public static final String OUTPUT_TOO_LARGE = "OutputTooLarge";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 

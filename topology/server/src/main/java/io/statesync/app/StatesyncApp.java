@@ -27,6 +27,7 @@ import io.statesync.rest.RestServer;
 import io.statesync.serde.SerdeConfig;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.OutputLimits;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -132,7 +133,8 @@ public final class StatesyncApp implements AutoCloseable {
     private void ensureTopics(TopicNames topics) {
         try (Admin admin = Admin.create(config.adminProps())) {
             new TopicManager(admin, topics, config.getInt(AppConfig.TOPIC_PARTITIONS),
-                config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR)).ensureTopics(config.getBoolean(AppConfig.TOPIC_CREATE));
+                config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR)).withMaxMessageBytes(OutputLimits.maxRecordBytes(config))
+                .ensureTopics(config.getBoolean(AppConfig.TOPIC_CREATE));
         }
     }
 

@@ -6,6 +6,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.topology.StatesyncHeaders;
+import io.statesync.topology.WriteAdmission;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -84,8 +85,12 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         // A producer's unknown policy deletes in the background, the default; the REST API refuses one with 400.
         Propagation propagation = Propagation.parse(StatesyncHeaders.lastString(record.headers(),
             StatesyncHeaders.PROPAGATION_POLICY)).orElse(Propagation.Background);
-        engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(), requestId, deleteExpected,
-            record.timestamp(), propagation), now, out);
+        WriteAdmission.Refused tooLarge = engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(),
+            requestId, deleteExpected, record.timestamp(), propagation), now, out);
+        if (tooLarge != null) {
+            output.deadLetter(record, new InputDecoder.Bad<>(ok.key(), tooLarge.reason(), null, tooLarge.message()));
+            ctx.metrics().dlq("desired");
+        }
         requestCommitIfAsked(record);
     }
 

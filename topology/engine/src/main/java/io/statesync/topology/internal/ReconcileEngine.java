@@ -69,6 +69,7 @@ final class ReconcileEngine {
     private final String task;
     private final Ownership ownership;
     private final WriteAdmission.Limits limits;
+    private final OutputBudget outputs;
     private String resyncCursor;
 
     ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task,
@@ -86,6 +87,7 @@ final class ReconcileEngine {
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
         this.limits = WriteAdmission.Limits.of(ctx.config());
+        this.outputs = new OutputBudget(ctx.config());
     }
 
     static ReconcileEngine create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
@@ -153,7 +155,11 @@ final class ReconcileEngine {
         ctx.metrics().taskClosed(task);
     }
 
-    void admit(Write w, long now, Output out) {
+    /**
+     * Admits or refuses one write. Returns the refusal when the write's outputs could pass the largest record the
+     * topics take, so the caller sends its input to the DLQ; null otherwise.
+     */
+    WriteAdmission.Refused admit(Write w, long now, Output out) {
         ReconcileState st = stores.get(w.key());
         Resource current = st == null ? null : st.getResource();
         boolean exists = current != null && !ReconcileStep.isOrphanPlaceholder(current);
@@ -164,16 +170,24 @@ final class ReconcileEngine {
             } else {
                 admitDelete(w, st, current, now, out);
             }
-            return;
+            return null;
         }
         ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
         WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits);
+        if (d instanceof WriteAdmission.Accepted accepted) {
+            WriteAdmission.Refused tooLarge = outputs.check(accepted.effective(), st == null ? null : st.getObserved());
+            if (tooLarge != null) {
+                refuse(w, tooLarge, exists ? current : null, now, out);
+                return tooLarge;
+            }
+        }
         if (d instanceof WriteAdmission.Refused refused) {
             refuse(w, refused, exists ? current : null, now, out);
         } else {
             admitWrite(w, (WriteAdmission.Accepted) d, st == null ? ReconcileState.newBuilder().build() : st,
                 exists ? current : null, policy, now, out);
         }
+        return null;
     }
 
     private void refuse(Write w, WriteAdmission.Refused refused, Resource current, long now, Output out) {

@@ -309,7 +309,7 @@ public final class WriteApi implements DryRunner {
     /**
      * The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply,
      * a patch whose result would pass the size, depth or operation limits, or a spec that breaks the kind's validation
-     * rules.
+     * rules; 413 for a write whose outputs would not fit the topics.
      */
     static ApiError error(EventType type, String reason, String message, String currentVersion) {
         if (type == EventType.Conflict) {
@@ -321,6 +321,9 @@ public final class WriteApi implements DryRunner {
         }
         if (WriteAdmission.VALIDATION_FAILED.equals(reason)) {
             return ApiError.validationFailed(message);
+        }
+        if (WriteAdmission.OUTPUT_TOO_LARGE.equals(reason)) {
+            return new ApiError(413, WriteAdmission.OUTPUT_TOO_LARGE, message);
         }
         if (WriteAdmission.PATCH_TOO_LARGE.equals(reason)) {
             return new ApiError(422, WriteAdmission.PATCH_TOO_LARGE, message);

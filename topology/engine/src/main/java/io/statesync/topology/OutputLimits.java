@@ -1,0 +1,34 @@
+package io.statesync.topology;
+
+import io.statesync.config.AppConfig;
+
+/**
+ * The largest record statesync's stream threads may have to produce, derived from {@code spec.max.bytes} in this one
+ * place: the output topics and the state changelogs are created with it as {@code max.message.bytes}, the stream
+ * threads' producers get it as {@code max.request.size}, and admission refuses a write whose outputs could pass it
+ * (docs/topology.md, "Record sizes", has the arithmetic).
+ *
+ * <p>With S the limit of one input record (a desired write, and also an observation), the largest output is the state
+ * changelog record of a key. It carries the Resource (its metadata and spec, which came in one desired record: S; its
+ * status.diff, each differing field's desired and observed value with its path: S + S + the paths), the latest
+ * observation (S), the last-applied spec (S) and the last correction (the desired spec again and a patch of the
+ * same fields: S + S + the paths). Six copies of S, plus a fixed allowance for what does not grow with the input
+ * (conditions, timestamps, ids, headers), hold all of it except the paths repeated per field, which admission adds up
+ * for each write before it accepts it.
+ */
+public final class OutputLimits {
+
+    /** The copies of one input record the largest output may carry. */
+    public static final int INPUT_COPIES = 6;
+    /** What an output carries that does not grow with the input: conditions, ids, timestamps, the wire prefix. */
+    public static final int FIXED_BYTES = 1_048_576;
+
+    private OutputLimits() {
+    }
+
+    /** The largest record the stream threads produce: {@code INPUT_COPIES * spec.max.bytes + FIXED_BYTES}. */
+    public static int maxRecordBytes(AppConfig config) {
+        long bytes = (long) INPUT_COPIES * config.getInt(AppConfig.SPEC_MAX_BYTES) + FIXED_BYTES;
+        return (int) Math.min(Integer.MAX_VALUE - 1024, bytes);
+    }
+}

@@ -86,6 +86,11 @@ public final class AppConfig extends AbstractConfig {
     public static final String VIEW_RING_CAPACITY = "view.ring.capacity";
     public static final String VIEW_SPILL_INTERVAL_MS = "view.spill.interval.ms";
     public static final String LOG_FORMAT = "log.format";
+    public static final String PROBE_PORT = "probe.port";
+    public static final String LOOP_RESTART_BACKOFF_MS = "loop.restart.backoff.ms";
+    public static final String LOOP_RESTART_BACKOFF_MAX_MS = "loop.restart.backoff.max.ms";
+    public static final String LOOP_LIVENESS_MS = "loop.liveness.ms";
+    public static final String METRICS_MAX_KINDS = "metrics.max.kinds";
 
     public static final String KAFKA_PREFIX = "kafka.";
     public static final String STREAMS_PREFIX = "streams.";
@@ -232,6 +237,7 @@ public final class AppConfig extends AbstractConfig {
         defineReconcile(def);
         defineCoalescing(def);
         defineCorrectionRate(def);
+        defineProbesAndLoops(def);
         return def;
     }
 
@@ -387,5 +393,23 @@ public final class AppConfig extends AbstractConfig {
             .define(CORRECTIONS_BURST_PER_KIND, Type.INT, 100, Range.between(1, 1_000_000), Importance.LOW,
                 "Corrections a task may issue for one kind at once before corrections.rate.per.kind paces them: "
                     + "the size of the kind's token bucket. Ignored while the rate is 0.");
+    }
+
+    private static void defineProbesAndLoops(ConfigDef def) {
+        def.define(PROBE_PORT, Type.INT, 0, Range.between(-1, 65_535), Importance.MEDIUM,
+                "Port of the probe listener: /livez, /healthz and /readyz on threads of their own, plain HTTP on http.host,"
+                    + " so that no client load on the REST port can starve them (point Kubernetes probes here). 0 picks a"
+                    + " free one (logged at start); -1 serves the probes on the REST port only. The REST port answers them too.")
+            .define(LOOP_RESTART_BACKOFF_MS, Type.LONG, 100L, Range.between(1, 600_000), Importance.LOW,
+                "First wait before a background loop (admission replies, the resource view's reader, the event history)"
+                    + " that failed is started again; each further failure in a row doubles it, up to loop.restart.backoff.max.ms.")
+            .define(LOOP_RESTART_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.between(1, 3_600_000), Importance.LOW,
+                "Longest wait between restarts of a failing background loop.")
+            .define(LOOP_LIVENESS_MS, Type.LONG, 300_000L, Range.between(1_000, 86_400_000), Importance.LOW,
+                "A background loop that keeps failing for this long, or that stopped for good, fails /livez and /healthz,"
+                    + " so that the orchestrator restarts the instance; before that it shows on /readyz only.")
+            .define(METRICS_MAX_KINDS, Type.INT, 100, Range.between(1, 100_000), Importance.LOW,
+                "Distinct kind tag values the per-kind meters take; meters of further kinds are counted under kind=\"other\","
+                    + " so that clients minting kinds cannot grow /metrics without bound.");
     }
 }

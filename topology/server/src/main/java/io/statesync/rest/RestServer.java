@@ -39,11 +39,13 @@ import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
 import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.OpenApiDocument;
+import io.statesync.rest.internal.ProbeServer;
 import io.statesync.rest.internal.RenderedJsonCache;
 import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.UiFiles;
 import io.statesync.rest.internal.WatchHandler;
+import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -92,7 +94,8 @@ public final class RestServer {
 
     public static final String HTTP_TIMER = "statesync.http.server.requests";
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
-    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics", "/openapi.json");
+    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/livez", "/readyz", "/metrics", "/openapi.json");
+    private static final com.fasterxml.jackson.databind.ObjectMapper PROBE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
     /** How much of an oversized body is read and dropped so that its sender still gets the 413. */
     private static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
@@ -114,6 +117,10 @@ public final class RestServer {
     private KeyRouter router;
     private CommittedEndReader committedEnd;
     private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
+    private final List<Supplier<String>> livenessChecks = new CopyOnWriteArrayList<>();
+    /** The background loops of this server (admission replies, the view's reader, the event history), once started. */
+    private final List<LoopSupervisor> loops = new CopyOnWriteArrayList<>();
+    private ProbeServer probes;
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
     /** Further APIs found on the class path (the Kubernetes API), in the order the service loader found them. */
@@ -177,6 +184,39 @@ public final class RestServer {
         });
         javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
         LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
+        startProbes(host);
+    }
+
+    /** The probe listener on {@code probe.port}, unless that is -1. */
+    private void startProbes(String host) {
+        int port = config.getInt(AppConfig.PROBE_PORT);
+        if (port < 0) {
+            return;
+        }
+        probes = new ProbeServer(host, port, this::probeAnswer);
+        probes.start();
+        LOG.info("Probes (/livez, /healthz, /readyz) listening on http://{}:{}", host, probes.port());
+    }
+
+    /** The port of the probe listener, or -1 when probe.port is -1. */
+    public int probePort() {
+        return probes == null ? -1 : probes.port();
+    }
+
+    private ProbeServer.Answer probeAnswer(String path) {
+        Map<String, Object> body = switch (path) {
+            case "/healthz", "/livez" -> livenessBody();
+            case "/readyz" -> readinessBody();
+            default -> null;
+        };
+        if (body == null) {
+            return null;
+        }
+        try {
+            return new ProbeServer.Answer(body.containsKey("reason") ? 503 : 200, PROBE_JSON.writeValueAsBytes(body));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Starts the admission client and the resource view; the topics must exist by now. */
@@ -184,6 +224,10 @@ public final class RestServer {
         admission.start();
         view.start();
         events.start();
+        for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop())) {
+            loop.bindTo(registry);
+            loops.add(loop);
+        }
     }
 
     /** http, or https when a key store is configured. */
@@ -220,7 +264,8 @@ public final class RestServer {
         WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd::get, answered);
         BulkApi bulk = new BulkApi(config, admission, answered, writes);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
-        routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        routes.get("/healthz", this::livez);
+        routes.get("/livez", this::livez);
         routes.get("/readyz", this::readyz);
         routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         routes.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
@@ -386,14 +431,77 @@ public final class RestServer {
     }
 
     private void readyz(Context ctx) {
+        Map<String, Object> body = readinessBody();
+        if (body.containsKey("reason")) {
+            ctx.status(503);
+        }
+        ctx.json(body);
+    }
+
+    private Map<String, Object> readinessBody() {
         List<String> problems = readinessProblems();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("ready", problems.isEmpty());
         if (!problems.isEmpty()) {
             body.put("reason", String.join("; ", problems));
+        }
+        body.put("loops", loops.stream().map(RestServer::loopJson).toList());
+        return body;
+    }
+
+    private static Map<String, Object> loopJson(LoopSupervisor loop) {
+        LoopSupervisor.State state = loop.state();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", state.loop());
+        out.put("phase", state.phase().name());
+        if (state.reason() != null) {
+            out.put("reason", state.reason());
+        }
+        out.put("since", state.since().toString());
+        out.put("restarts", loop.restarts());
+        return out;
+    }
+
+    /** Liveness: 503 only where a restart of the instance would help (a background loop stopped or failing too long). */
+    private void livez(Context ctx) {
+        Map<String, Object> body = livenessBody();
+        if (body.containsKey("reason")) {
             ctx.status(503);
         }
         ctx.json(body);
+    }
+
+    private Map<String, Object> livenessBody() {
+        List<String> problems = livenessProblems();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", problems.isEmpty() ? "ok" : "failing");
+        if (!problems.isEmpty()) {
+            body.put("reason", String.join("; ", problems));
+        }
+        return body;
+    }
+
+    /** Why a restart of this instance would help; empty when it would not. */
+    public List<String> livenessProblems() {
+        List<String> problems = new ArrayList<>();
+        for (LoopSupervisor loop : loops) {
+            String problem = loop.livenessProblem();
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        for (Supplier<String> check : livenessChecks) {
+            String problem = check.get();
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        return problems;
+    }
+
+    /** Adds a condition of liveness that the instance owns outside this server: {@code check} says why not, or null. */
+    public void addLivenessCheck(Supplier<String> check) {
+        livenessChecks.add(check);
     }
 
     /** Why this instance is not ready; empty when it is. */
@@ -417,6 +525,12 @@ public final class RestServer {
         }
         if (!view.ready()) {
             problems.add("resource view still loading");
+        }
+        for (LoopSupervisor loop : loops) {
+            String problem = loop.readinessProblem();
+            if (problem != null) {
+                problems.add(problem);
+            }
         }
         for (Supplier<String> check : readinessChecks) {
             String problem = check.get();
@@ -547,6 +661,7 @@ public final class RestServer {
         if (javalin != null) {
             javalin.stop();
         }
+        closeQuietly(probes);
         closeQuietly(router);
         closeQuietly(committedEnd);
         closeQuietly(view);

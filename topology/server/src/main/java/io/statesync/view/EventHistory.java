@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -54,7 +55,10 @@ public final class EventHistory implements AutoCloseable {
     private final Duration maxAge;
     private final Map<String, Deque<Entry>> byResource = new ConcurrentHashMap<>();
     private KafkaConsumer<String, byte[]> consumer;
-    private Thread poller;
+    private LoopSupervisor poller;
+    /** The partitions and their end offsets at the first start; a restart of the loop reads on from where it was. */
+    private List<TopicPartition> parts;
+    private Map<TopicPartition, Long> end;
     private volatile boolean ready;
     private volatile boolean closed;
 
@@ -69,7 +73,12 @@ public final class EventHistory implements AutoCloseable {
     public void start() {
         consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-event-history"),
             new StringDeserializer(), new ByteArrayDeserializer());
-        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-event-history");
+        poller = LoopSupervisor.of("statesync-event-history", this::pollLoop, config).start();
+    }
+
+    /** The supervisor of the poll loop, null before {@link #start}. */
+    public LoopSupervisor loop() {
+        return poller;
     }
 
     /** True once the history holds every event that was committed when it started, within the age bound. */
@@ -95,13 +104,17 @@ public final class EventHistory implements AutoCloseable {
         return out;
     }
 
+    /** Runs under a {@link LoopSupervisor}: a failure starts it again, reading on from the consumer's positions. */
     private void pollLoop() {
         try {
-            List<TopicPartition> parts = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(parts);
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-            seekToMaxAge(parts, end);
+            if (parts == null) {
+                List<TopicPartition> assigned = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                consumer.assign(assigned);
+                end = consumer.endOffsets(assigned);
+                seekToMaxAge(assigned, end);
+                parts = assigned;
+            }
             long pruneAt = System.nanoTime();
             while (!closed) {
                 consumer.poll(Duration.ofMillis(500)).forEach(this::add);
@@ -115,9 +128,9 @@ public final class EventHistory implements AutoCloseable {
                 }
             }
         } catch (WakeupException e) {
-            // close() woke us up
-        } catch (RuntimeException e) {
-            LOG.error("Event history consumer stopped; resource events will be missing", e);
+            if (!closed) {
+                throw e;
+            }
         }
     }
 
@@ -187,6 +200,9 @@ public final class EventHistory implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ReadCommittedConsumers.stop(consumer, poller);
+        if (poller != null) {
+            poller.stop();
+        }
+        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
     }
 }

@@ -96,6 +96,11 @@ public final class ResourceView implements AutoCloseable {
         reader.start();
     }
 
+    /** The supervisor of the view's reader, for readiness and liveness; null before {@link #start}. */
+    public io.statesync.topology.LoopSupervisor loop() {
+        return reader.loop();
+    }
+
     /** Whether the view has read the whole topic once and is still reading it. */
     public boolean ready() {
         return reader.caughtUp();

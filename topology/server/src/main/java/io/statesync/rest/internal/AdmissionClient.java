@@ -17,6 +17,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.StatesyncHeaders;
@@ -54,7 +55,9 @@ public final class AdmissionClient implements AutoCloseable {
     private final Map<String, CompletableFuture<ReconcileEvent>> pending = new ConcurrentHashMap<>();
     private KafkaProducer<String, byte[]> producer;
     private KafkaConsumer<String, byte[]> consumer;
-    private Thread poller;
+    private LoopSupervisor poller;
+    /** Set once the consumer is positioned at the end; a restart of the loop reads on from where it was. */
+    private boolean assigned;
     private volatile boolean ready;
     private volatile boolean closed;
 
@@ -68,7 +71,12 @@ public final class AdmissionClient implements AutoCloseable {
         producer = new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer());
         consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-admission-replies"),
             new StringDeserializer(), new ByteArrayDeserializer());
-        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-admission-replies");
+        poller = LoopSupervisor.of("statesync-admission-replies", this::pollLoop, config).start();
+    }
+
+    /** The supervisor of the reply consumer's loop, null before {@link #start}. */
+    public LoopSupervisor loop() {
+        return poller;
     }
 
     /** True once the reply consumer is assigned and positioned at the end of every events partition. */
@@ -76,17 +84,21 @@ public final class AdmissionClient implements AutoCloseable {
         return ready;
     }
 
+    /** Runs under a {@link LoopSupervisor}: a failure starts it again, reading on from the consumer's positions. */
     private void pollLoop() {
         try {
-            ReadCommittedConsumers.assignAtEnd(consumer, topics.events());
+            if (!assigned) {
+                ReadCommittedConsumers.assignAtEnd(consumer, topics.events());
+                assigned = true;
+            }
             ready = true;
             while (!closed) {
                 consumer.poll(Duration.ofMillis(500)).forEach(this::onEvent);
             }
         } catch (WakeupException e) {
-            // close() woke us up
-        } catch (RuntimeException e) {
-            LOG.error("Admission reply consumer stopped; writes will time out", e);
+            if (!closed) {
+                throw e;
+            }
         } finally {
             ready = false;
         }
@@ -254,7 +266,10 @@ public final class AdmissionClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ReadCommittedConsumers.stop(consumer, poller);
+        if (poller != null) {
+            poller.stop();
+        }
+        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }

@@ -24,8 +24,11 @@ public final class OpenApiDocument {
     private static final String RES = "/api/v1/resources/{kind}/{namespace}/{name}";
 
     public static final List<Operation> OPERATIONS = List.of(
-        new Operation("GET", "/healthz", "Liveness: the process serves HTTP.", false, List.of(200)),
-        new Operation("GET", "/readyz", "Readiness: streams RUNNING, stores queryable, reply consumer assigned.", false, List.of(200, 503)),
+        new Operation("GET", "/healthz", "Liveness, as /livez.", false, List.of(200, 503)),
+        new Operation("GET", "/livez", "Liveness: 503 only when a restart would help (a background loop stopped, or failing"
+            + " for longer than loop.liveness.ms). Also served on probe.port.", false, List.of(200, 503)),
+        new Operation("GET", "/readyz", "Readiness: streams RUNNING, stores queryable, reply consumer assigned, every background"
+            + " loop running; the body names each loop's phase. Also served on probe.port.", false, List.of(200, 503)),
         new Operation("GET", "/metrics", "Prometheus metrics.", false, List.of(200)),
         new Operation("GET", "/openapi.json", "This document.", false, List.of(200)),
         new Operation("GET", "/api/v1/resources", "List resources (kind, namespace, labelSelector, syncStatus, health, limit, continue); "

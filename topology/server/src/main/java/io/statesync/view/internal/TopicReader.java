@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.ResourceSummary;
 import io.statesync.view.StoredResource;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * The consumer that tails statesync.resources for the view: group-less, read_committed, every partition from the
  * beginning (or from a snapshot's position), polled by one daemon thread. It hands each poll's records and the
  * positions after them to its {@link Listener}, and tells it once it has caught up with the end of every partition.
+ *
+ * <p>The loop runs under a {@link LoopSupervisor}: when it throws (the listener included), it is started again and reads
+ * on from the positions after the last poll the listener took whole, so that a batch applied in part is read again.
  */
 public final class TopicReader implements AutoCloseable {
 
@@ -55,7 +59,14 @@ public final class TopicReader implements AutoCloseable {
     private final StoredResource.Decoder decoder;
     private final Listener listener;
     private KafkaConsumer<String, byte[]> consumer;
-    private Thread poller;
+    private LoopSupervisor poller;
+    /** The partitions once assigned and handed to the listener; a restart keeps them. */
+    private List<TopicPartition> parts;
+    /** The positions after the last poll the listener took whole, where a restart reads on from. */
+    private long[] applied;
+    /** Whether the listener was told of the first catch-up, which happens once per start of the view. */
+    private boolean toldCaughtUp;
+    private long loadStart;
     private volatile boolean caughtUp;
     private volatile boolean closed;
     /** Set when the poll loop died: the view may then be behind its positions. */
@@ -70,7 +81,13 @@ public final class TopicReader implements AutoCloseable {
 
     public void start() {
         consumer = new KafkaConsumer<>(consumerProps(config), new StringDeserializer(), new ByteArrayDeserializer());
-        poller = ReadCommittedConsumers.startDaemon(this::pollLoop, "statesync-resource-hub");
+        loadStart = System.nanoTime();
+        poller = LoopSupervisor.of("statesync-resource-hub", this::pollLoop, config).start();
+    }
+
+    /** The supervisor of the poll loop, null before {@link #start}. */
+    public LoopSupervisor loop() {
+        return poller;
     }
 
     /**
@@ -91,14 +108,14 @@ public final class TopicReader implements AutoCloseable {
         return caughtUp;
     }
 
-    /** Whether the poll loop died of an error rather than being stopped. */
+    /** Whether the poll loop failed since its last whole poll: the view may then be behind its positions. */
     public boolean failed() {
         return failed;
     }
 
     /** Whether the reader was started and its thread has ended. */
     public boolean stopped() {
-        return poller != null && !poller.isAlive();
+        return poller != null && !poller.thread().isAlive();
     }
 
     /**
@@ -121,27 +138,43 @@ public final class TopicReader implements AutoCloseable {
     }
 
     private void pollLoop() {
-        long loadStart = System.nanoTime();
         try {
-            List<TopicPartition> parts = assignAll();
+            if (parts == null) {
+                parts = assignAll();
+                applied = positions(parts);
+            } else {
+                parts.forEach(tp -> consumer.seek(tp, applied[tp.partition()]));
+            }
             while (!closed) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(100));
-                listener.polled(records, positions(parts));
-                if (!caughtUp && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
-                    listener.caughtUp(loadStart);
-                    caughtUp = true;
-                }
-                if (caughtUp) {
-                    listener.idle();
-                }
+                pollOnce();
             }
         } catch (WakeupException e) {
-            // close() woke us up
+            if (!closed) {
+                throw e;
+            }
         } catch (RuntimeException e) {
             failed = true;
-            LOG.error("The resource view's reader stopped; lists and watches are unavailable", e);
+            throw e;
         } finally {
             caughtUp = false;
+        }
+    }
+
+    private void pollOnce() {
+        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(100));
+        long[] after = positions(parts);
+        listener.polled(records, after);
+        applied = after;
+        failed = false;
+        if (!caughtUp && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
+            if (!toldCaughtUp) {
+                listener.caughtUp(loadStart);
+                toldCaughtUp = true;
+            }
+            caughtUp = true;
+        }
+        if (caughtUp) {
+            listener.idle();
         }
     }
 
@@ -175,6 +208,9 @@ public final class TopicReader implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ReadCommittedConsumers.stop(consumer, poller);
+        if (poller != null) {
+            poller.stop();
+        }
+        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
     }
 }

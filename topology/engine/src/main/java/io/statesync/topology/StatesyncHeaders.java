@@ -11,6 +11,12 @@ public final class StatesyncHeaders {
     /** Set by writers on statesync.desired; copied onto the admission event that answers it. */
     public static final String REQUEST_ID = "statesync.request.id";
     /**
+     * Set by a writer that awaits the answer: an id the writer generated for this one record (the REST API uses 128
+     * random bits), copied onto the record of the admission event that answers it. Answers are matched by this id and
+     * never by {@link #REQUEST_ID}, which a client chooses and may share between writes.
+     */
+    public static final String ANSWER_ID = "statesync.answer.id";
+    /**
      * Set by a writer that awaits the answer on the last record it writes to a partition for now: admission then asks
      * for a commit instead of letting the answer wait for commit.interval.ms. A bulk write marks one record per
      * partition, so its documents share one transaction.

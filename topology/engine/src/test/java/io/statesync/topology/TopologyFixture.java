@@ -140,6 +140,14 @@ public final class TopologyFixture implements AutoCloseable {
         desired.pipeInput(new TestRecord<>(key, null, now));
     }
 
+    /** A write (or with {@code d == null} a delete of {@code key}) with a request id and a writer's answer id. */
+    void putAnswered(String key, DesiredState d, String requestId, String answerId) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(StatesyncHeaders.REQUEST_ID, requestId.getBytes(StandardCharsets.UTF_8));
+        h.add(StatesyncHeaders.ANSWER_ID, answerId.getBytes(StandardCharsets.UTF_8));
+        desired.pipeInput(new TestRecord<>(key, d, h, now));
+    }
+
     /** An agent report of {@code state} (null = absent) at the current time. */
     void observe(String key, String uid, long generation, Map<String, ?> state, String ack) {
         ResourceKey rk = ResourceKey.parse(key);

@@ -269,6 +269,28 @@ class KubeClientIT {
         }
     }
 
+    @Test
+    void shouldRefuseDuplicateKeysAndTrailingTokensWithABadRequestStatusAndStoreNothing() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        String object = "{\"apiVersion\": \"statesync.io/v1\", \"kind\": \"" + kind + "\", \"metadata\": {\"name\": \"dup\"}, ";
+
+        HttpResponse<String> duplicate = app.send("POST", path, object + "\"spec\": {\"replicas\": 1, \"replicas\": 99}}",
+            "application/json");
+        assertStatus(duplicate, 400, "BadRequest");
+        assertThat(json(duplicate).path("message").asText()).contains("Duplicate field 'replicas'");
+
+        HttpResponse<String> trailing = app.send("PUT", path + "/dup", object + "\"spec\": {}} {\"spec\": {\"x\": 1}}",
+            "application/json");
+        assertStatus(trailing, 400, "BadRequest");
+        assertThat(json(trailing).path("message").asText()).contains("Trailing token");
+
+        HttpResponse<String> patch = app.send("PATCH", path + "/dup", "{\"spec\": {\"a\": 1, \"a\": 2}}",
+            "application/merge-patch+json");
+        assertStatus(patch, 400, "BadRequest");
+        assertThat(app.send("GET", path + "/dup", null, null).statusCode()).isEqualTo(404);
+    }
+
     private static void assertStatus(HttpResponse<String> r, int code, String reason) {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(code);
         JsonNode body = json(code == 200 ? firstLine(r) : r);

@@ -68,9 +68,13 @@ class RestUnavailableIT {
     }
 
     @Test
-    void shouldAnswer504WhenNoAdmissionAnswerArrivesInTime() {
-        HttpResponse<String> r = client.put("/api/v1/resources/WebApp/default/shop", Map.of("spec", Map.of("a", 1)));
+    void shouldAnswer504WithAnUnknownOutcomeAndHowToFindOutWhenNoAdmissionAnswerArrivesInTime() {
+        HttpResponse<String> r = client.send("PUT", "/api/v1/resources/WebApp/default/shop", Map.of("spec", Map.of("a", 1)),
+            "application/json", "X-Request-Id", "late-1");
         RestApiIT.assertError(r, 504);
-        assertThat(json(r).path("message").asText()).contains("safe");
+        String message = json(r).path("message").asText();
+        assertThat(message).contains("outcome is UNKNOWN", "request id late-1", "Kafka acknowledged the write",
+            "GET the resource", "metadata.resourceVersion");
+        assertThat(message).doesNotContain("re-sending it is safe");
     }
 }

@@ -70,13 +70,14 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     public void process(Record<byte[], byte[]> record) {
         String topic = ctx.topics().desired();
         String requestId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID);
+        String answerId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.ANSWER_ID);
         InputDecoder.Result<DesiredState> result = decoder.decode(topic, record.headers(), record.key(), record.value());
         long now = context.currentSystemTimeMs();
         commits.ofThisThread().admitted(now);
         if (result instanceof InputDecoder.Bad<DesiredState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
-            engine.rejectInvalid(bad.key(), requestId, bad.reason() + ": " + bad.message(), now, out);
+            engine.rejectInvalid(bad.key(), requestId, answerId, bad.reason() + ": " + bad.message(), now, out);
             requestCommitIfAsked(record);
             return;
         }
@@ -86,7 +87,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         Propagation propagation = Propagation.parse(StatesyncHeaders.lastString(record.headers(),
             StatesyncHeaders.PROPAGATION_POLICY)).orElse(Propagation.Background);
         WriteAdmission.Refused tooLarge = engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(),
-            requestId, deleteExpected, record.timestamp(), propagation), now, out);
+            requestId, answerId, deleteExpected, record.timestamp(), propagation), now, out);
         if (tooLarge != null) {
             output.deadLetter(record, new InputDecoder.Bad<>(ok.key(), tooLarge.reason(), null, tooLarge.message()));
             ctx.metrics().dlq("desired");

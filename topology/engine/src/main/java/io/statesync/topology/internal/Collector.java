@@ -87,7 +87,7 @@ final class Collector {
         if (r.getMetadata().getDeletionTimestamp() == null) {
             metrics.collected(c.propagation().name());
         }
-        engine.admit(new ReconcileEngine.Write(dependentKey, ResourceKey.parse(dependentKey), null, null, null, ts,
+        engine.admit(new ReconcileEngine.Write(dependentKey, ResourceKey.parse(dependentKey), null, null, null, null, ts,
             c.propagation()), now, out);
     }
 

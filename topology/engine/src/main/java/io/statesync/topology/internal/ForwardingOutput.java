@@ -36,9 +36,17 @@ final class ForwardingOutput implements ReconcileEngine.Output {
 
     @Override
     public void event(String key, ReconcileEvent event, long timestamp) {
+        answer(key, event, null, timestamp);
+    }
+
+    @Override
+    public void answer(String key, ReconcileEvent event, String answerId, long timestamp) {
         Headers headers = new RecordHeaders();
         if (event.getRequestId() != null) {
             headers.add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(event.getRequestId()));
+        }
+        if (answerId != null) {
+            headers.add(StatesyncHeaders.ANSWER_ID, StatesyncHeaders.utf8(answerId));
         }
         context.forward(new Record<>(key, event, timestamp, headers), StatesyncTopology.EVENTS_SINK);
     }

@@ -72,6 +72,11 @@ final class Ownership {
             public void event(String key, ReconcileEvent e, long ts) {
                 inner.event(key, e, ts);
             }
+
+            @Override
+            public void answer(String key, ReconcileEvent e, String answerId, long ts) {
+                inner.answer(key, e, answerId, ts);
+            }
         };
     }
 

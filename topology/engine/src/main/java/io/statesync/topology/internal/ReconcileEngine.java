@@ -43,15 +43,26 @@ final class ReconcileEngine {
 
         void event(String key, io.statesync.avro.ReconcileEvent event, long timestamp);
 
+        /** An admission answer: an event whose record carries {@code answerId} (when not null) for its writer. */
+        void answer(String key, io.statesync.avro.ReconcileEvent event, String answerId, long timestamp);
+
         /** A deletion completed: {@code last} was the stored Resource, and the key's tombstone goes out. */
         default void deleted(String key, Resource last, long timestamp) {
             resource(key, null, timestamp);
         }
     }
 
-    /** One admission request: a desired write, or a delete when {@code desired} is null (with its propagation). */
-    record Write(String key, ResourceKey resourceKey, DesiredState desired, String requestId, String deleteExpectedVersion,
-                 long eventTime, Propagation propagation) {
+    /**
+     * One admission request: a desired write, or a delete when {@code desired} is null (with its propagation). A
+     * writer that awaits the answer sets {@code answerId}, {@code requestId} or both.
+     */
+    record Write(String key, ResourceKey resourceKey, DesiredState desired, String requestId, String answerId,
+                 String deleteExpectedVersion, long eventTime, Propagation propagation) {
+
+        /** Someone waits for this write's answer. */
+        boolean awaited() {
+            return requestId != null || answerId != null;
+        }
     }
 
     private final TopologyContext ctx;
@@ -195,17 +206,17 @@ final class ReconcileEngine {
             ctx.metrics().conflict(w.resourceKey().kind(), WriteAdmission.ALREADY_EXISTS.equals(refused.reason())
                 ? "AlreadyExists" : "ResourceVersion");
             ctx.metrics().admission("conflict");
-            out.event(w.key(), events.admission(EventType.Conflict, refused.reason(), refused.message(), w, current,
-                current == null ? "" : current.getMetadata().getResourceVersion(), now), now);
+            out.answer(w.key(), events.admission(EventType.Conflict, refused.reason(), refused.message(), w, current,
+                current == null ? "" : current.getMetadata().getResourceVersion(), now), w.answerId(), now);
         } else {
             ctx.metrics().admission("invalid");
             // A spec refused by the kind's validation rules is announced even when nobody awaits the answer: unlike
             // a record that does not decode, it reaches no DLQ, and its writer (a producer writing straight to the
             // topic) has no other way to learn why nothing changed.
             boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason());
-            if (w.requestId() != null || validation) {
-                out.event(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
-                    refused.message(), now), now);
+            if (w.awaited() || validation) {
+                out.answer(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
+                    refused.message(), now), w.answerId(), now);
             }
         }
     }
@@ -230,15 +241,15 @@ final class ReconcileEngine {
         }
         // An awaited write is reconciled at once, so its Resource is in the transaction that carries its answer: a
         // caller that lists or watches after the answer sees it.
-        Resource emitted = coalesce && w.requestId() == null ? defer(w.key(), st)
+        Resource emitted = coalesce && !w.awaited() ? defer(w.key(), st)
             : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
         ctx.metrics().admission("accepted");
         // Only a request waits for this answer; the Resource on statesync.resources tells everyone else (docs/topology.md).
-        if (w.requestId() != null) {
+        if (w.awaited()) {
             String reason = outcome instanceof AdmissionOutcome.Created ? "Created"
                 : outcome instanceof AdmissionOutcome.SpecChanged ? "SpecChanged" : "MetadataChanged";
-            out.event(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w, emitted,
-                emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), now);
+            out.answer(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w,
+                emitted, emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), w.answerId(), now);
         }
     }
 
@@ -268,23 +279,24 @@ final class ReconcileEngine {
         Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
         ctx.metrics().admission("accepted");
         String version = emitted == null ? "" : emitted.getMetadata().getResourceVersion();
-        out.event(w.key(), events.admission(EventType.Accepted, emitted == null ? "Deleted" : "Deleting",
-            "deletion requested", w, current, version, now), now);
+        out.answer(w.key(), events.admission(EventType.Accepted, emitted == null ? "Deleted" : "Deleting",
+            "deletion requested", w, current, version, now), w.answerId(), now);
     }
 
     private void replyNoOp(Write w, Resource current, long now, Output out) {
         ctx.metrics().admission("noop");
-        if (w.requestId() != null) {
-            out.event(w.key(), events.admission(EventType.Accepted, "NoOp", "identical to the stored resource", w, current,
-                current.getMetadata().getResourceVersion(), now), now);
+        if (w.awaited()) {
+            out.answer(w.key(), events.admission(EventType.Accepted, "NoOp", "identical to the stored resource", w,
+                current, current.getMetadata().getResourceVersion(), now), w.answerId(), now);
         }
     }
 
-    void rejectInvalid(String key, String requestId, String message, long now, Output out) {
+    void rejectInvalid(String key, String requestId, String answerId, String message, long now, Output out) {
         ctx.metrics().admission("invalid");
-        if (requestId != null) {
+        if (requestId != null || answerId != null) {
             ResourceKey rk = key == null ? null : ResourceKey.tryParse(key).orElse(null);
-            out.event(key == null ? "" : key, events.invalid(key, rk, requestId, WriteAdmission.INVALID, message, now), now);
+            out.answer(key == null ? "" : key, events.invalid(key, rk, requestId, WriteAdmission.INVALID, message, now),
+                answerId, now);
         }
     }
 

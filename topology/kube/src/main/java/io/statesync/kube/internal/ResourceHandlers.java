@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,7 +29,12 @@ import io.statesync.view.StoredResource;
  */
 public final class ResourceHandlers {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Parses as strictly as {@code /api/v1}: a duplicate key or a token after the document is a 400, never read as
+     * the last value or ignored, so that what a client meant and what is stored cannot differ.
+     */
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final String MERGE_PATCH = "application/merge-patch+json";
     private static final String JSON_PATCH = "application/json-patch+json";
     /** Kubernetes' generated-name characters: no vowels and no look-alikes, so that no word or ambiguity appears. */
@@ -204,13 +212,17 @@ public final class ResourceHandlers {
         return parse(ctx.bodyAsBytes());
     }
 
-    private static JsonNode parse(byte[] bytes) {
+    static JsonNode parse(byte[] bytes) {
         try {
             JsonNode n = MAPPER.readTree(bytes);
-            if (n == null) {
+            if (n == null || n.isMissingNode()) {
                 throw ApiError.badRequest("the body is empty");
             }
             return n;
+        } catch (JsonProcessingException e) {
+            throw ApiError.badRequest("the body is not JSON: " + e.getOriginalMessage()
+                + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                + e.getLocation().getColumnNr()));
         } catch (IOException e) {
             throw ApiError.badRequest("the body is not JSON: " + e.getMessage());
         }
@@ -239,9 +251,15 @@ public final class ResourceHandlers {
         return !values.isEmpty();
     }
 
+    /**
+     * The write's request id, echoed on the answer: the client's {@code X-Request-Id}, else a new UUID. It names the
+     * write in its admission event and in messages only; answers are matched by an id the server generates.
+     */
     static String requestId(Context ctx) {
         String given = ctx.header("X-Request-Id");
-        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+        String id = given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+        ctx.header("X-Request-Id", id);
+        return id;
     }
 
     /** The items of a list body, for handlers that build lists. */

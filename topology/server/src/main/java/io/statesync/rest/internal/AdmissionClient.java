@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,7 +25,6 @@ import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
@@ -38,8 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The write path of one instance: produces admission requests to statesync.desired with a request id and
- * completes the caller's future when the admission event with that id appears on statesync.events.
+ * The write path of one instance: produces admission requests to statesync.desired, each with an answer id
+ * generated here ({@link PendingAnswers}) and the client's request id, and completes the caller's future when the
+ * admission event carrying that answer id appears on statesync.events. The request id is only carried along, so that
+ * the answer and the logs name it; answers are never matched by it.
  *
  * <p>One reply consumer per instance reads every partition of the events topic (the answering task may live on
  * any instance), from the end as of startup, read_committed so that an aborted transaction never answers.
@@ -52,7 +52,9 @@ public final class AdmissionClient implements AutoCloseable {
     private final AppConfig config;
     private final TopicNames topics;
     private final TopologySerdes serdes;
-    private final Map<String, CompletableFuture<ReconcileEvent>> pending = new ConcurrentHashMap<>();
+    /** Derived and checked at construction, so that settings that could let a 504'd write land later stop the start. */
+    private final Map<String, Object> producerProps;
+    private final PendingAnswers pending = new PendingAnswers();
     private KafkaProducer<String, byte[]> producer;
     private KafkaConsumer<String, byte[]> consumer;
     private LoopSupervisor poller;
@@ -65,10 +67,11 @@ public final class AdmissionClient implements AutoCloseable {
         this.config = config;
         this.topics = topics;
         this.serdes = serdes;
+        this.producerProps = WriteProducerSettings.of(config);
     }
 
     public void start() {
-        producer = new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
         consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-admission-replies"),
             new StringDeserializer(), new ByteArrayDeserializer());
         poller = LoopSupervisor.of("statesync-admission-replies", this::pollLoop, config).start();
@@ -105,8 +108,8 @@ public final class AdmissionClient implements AutoCloseable {
     }
 
     private void onEvent(ConsumerRecord<String, byte[]> record) {
-        String requestId = StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID);
-        CompletableFuture<ReconcileEvent> f = requestId == null ? null : pending.remove(requestId);
+        CompletableFuture<ReconcileEvent> f = pending.claim(
+            StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.ANSWER_ID), record.key());
         if (f == null) {
             return;
         }
@@ -159,21 +162,22 @@ public final class AdmissionClient implements AutoCloseable {
             throw ApiError.unavailable("the admission reply consumer is not ready yet", 1);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs());
-        List<CompletableFuture<ReconcileEvent>> answers = new ArrayList<>(writes.size());
+        List<PendingAnswers.Pending> answers = new ArrayList<>(writes.size());
         try {
             boolean[] lastOnPartition = lastOnPartition(writes);
             for (int i = 0; i < writes.size(); i++) {
                 Submission w = writes.get(i);
-                CompletableFuture<ReconcileEvent> answer = new CompletableFuture<>();
-                pending.put(w.requestId(), answer);
-                answers.add(answer);
-                ProducerRecord<String, byte[]> rec = record(w);
+                PendingAnswers.Pending p = pending.register(w.key());
+                answers.add(p);
+                ProducerRecord<String, byte[]> rec = record(w, p.id());
                 if (lastOnPartition[i]) {
                     rec.headers().add(StatesyncHeaders.COMMIT_REQUESTED, new byte[0]);
                 }
                 producer.send(rec, (md, e) -> {
                     if (e != null) {
-                        answer.completeExceptionally(e);
+                        p.answer().completeExceptionally(e);
+                    } else {
+                        p.recorded().set(true);
                     }
                 });
             }
@@ -183,7 +187,7 @@ public final class AdmissionClient implements AutoCloseable {
             }
             return out;
         } finally {
-            writes.forEach(w -> pending.remove(w.requestId()));
+            answers.forEach(pending::forget);
         }
     }
 
@@ -203,10 +207,13 @@ public final class AdmissionClient implements AutoCloseable {
         return last;
     }
 
-    private ProducerRecord<String, byte[]> record(Submission w) {
+    private ProducerRecord<String, byte[]> record(Submission w, String answerId) {
         ProducerRecord<String, byte[]> rec = new ProducerRecord<>(topics.desired(), w.key(),
             w.desired() == null ? null : serdes.desired().serializer().serialize(topics.desired(), w.desired()));
-        rec.headers().add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(w.requestId()));
+        rec.headers().add(StatesyncHeaders.ANSWER_ID, StatesyncHeaders.utf8(answerId));
+        if (w.requestId() != null) {
+            rec.headers().add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(w.requestId()));
+        }
         String expected = w.deleteExpectedVersion();
         if (w.desired() == null && expected != null && !expected.isEmpty()) {
             rec.headers().add(StatesyncHeaders.EXPECTED_RESOURCE_VERSION, StatesyncHeaders.utf8(expected));
@@ -217,18 +224,35 @@ public final class AdmissionClient implements AutoCloseable {
         return rec;
     }
 
-    private Answer await(CompletableFuture<ReconcileEvent> answer, String requestId, long deadline) {
+    private Answer await(PendingAnswers.Pending p, String requestId, long deadline) {
         try {
-            return new Answer(answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS), null);
+            return new Answer(p.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS), null);
         } catch (TimeoutException e) {
-            return new Answer(null, ApiError.timeout("no admission answer within " + timeoutMs() + " ms (request id "
-                + requestId + "); the write may still apply, and re-sending it is safe"));
+            LOG.info("No admission answer within {} ms for {} (request id {}, answer id {}, acknowledged by Kafka: {})",
+                timeoutMs(), p.key(), requestId, p.id(), p.recorded().get());
+            return new Answer(null, ApiError.timeout(unknownOutcome(timeoutMs(), requestId, p.recorded().get())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Answer(null, ApiError.unavailable("interrupted", 1));
         } catch (ExecutionException e) {
-            return new Answer(null, ApiError.unavailable("the write could not be produced: " + e.getCause().getMessage(), 1));
+            return new Answer(null, ApiError.unavailable("the write could not be produced: " + e.getCause().getMessage()
+                + "; if Kafka received it before the failure it will still be admitted, so GET the resource before "
+                + "re-sending a write that is not safe to repeat", 1));
         }
+    }
+
+    /**
+     * The message of a 504: the write's outcome is unknown, never "failed", since a record Kafka acknowledged is
+     * admitted whenever the pipeline reaches it; and how to find out. The producer's own bounds
+     * ({@link WriteProducerSettings}) make sure a record not acknowledged by now never will be.
+     */
+    static String unknownOutcome(long timeoutMs, String requestId, boolean recorded) {
+        return "no admission answer within " + timeoutMs + " ms (request id " + requestId + "): the outcome is UNKNOWN. "
+            + (recorded ? "Kafka acknowledged the write, so admission will still apply or refuse it when it reaches it. "
+                : "Kafka had not acknowledged the write yet; it may still be recorded and applied. ")
+            + "To find out, GET the resource and compare metadata.resourceVersion and metadata.generation with the "
+            + "values before this write (for a create-only write, check whether the resource exists); re-send only a "
+            + "write that is safe to repeat (docs/rest.md lists them: a JSON patch that adds to a list is not)";
     }
 
     /** Writes a kind policy to statesync.kinds; the global store picks it up on every instance. */
@@ -253,15 +277,6 @@ public final class AdmissionClient implements AutoCloseable {
         return config.getLong(AppConfig.ADMISSION_TIMEOUT_MS);
     }
 
-    private Map<String, Object> producerProps() {
-        Map<String, Object> p = config.clientProps(AppConfig.PRODUCER_PREFIX);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID) + "-rest-writer");
-        return p;
-    }
 
     @Override
     public void close() {
@@ -273,6 +288,6 @@ public final class AdmissionClient implements AutoCloseable {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
-        pending.values().forEach(f -> f.cancel(false));
+        pending.cancelAll();
     }
 }

@@ -381,9 +381,15 @@ public final class WriteApi implements DryRunner {
         return ResourceJson.toJson(st.getResource());
     }
 
+    /**
+     * The write's request id, echoed on the answer: the client's {@code X-Request-Id}, else a new UUID. It names the
+     * write in its admission event and in messages only; answers are matched by an id the server generates.
+     */
     static String requestId(Context ctx) {
         String given = ctx.header("X-Request-Id");
-        return given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+        String id = given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
+        ctx.header("X-Request-Id", id);
+        return id;
     }
 
     private static String trimmed(String s) {

@@ -70,6 +70,9 @@ public final class AppConfig extends AbstractConfig {
     public static final String HTTP_TLS_KEYSTORE_PATH = "http.tls.keystore.path";
     public static final String HTTP_TLS_KEYSTORE_PASSWORD = "http.tls.keystore.password";
     public static final String HTTP_TLS_KEYSTORE_TYPE = "http.tls.keystore.type";
+    public static final String FORWARD_SECRET = "forward.secret";
+    public static final String FORWARD_TLS_TRUSTSTORE_PATH = "forward.tls.truststore.path";
+    public static final String FORWARD_TLS_TRUSTSTORE_PASSWORD = "forward.tls.truststore.password";
     public static final String RECONCILE_COALESCE_ENABLED = "reconcile.coalesce.enabled";
     public static final String RECONCILE_BATCH_INTERVAL_MS = "reconcile.batch.interval.ms";
     public static final String STATE_CACHE_MAX_ENTRIES = "state.cache.max.entries";
@@ -352,7 +355,18 @@ public final class AppConfig extends AbstractConfig {
             .define(HTTP_TLS_KEYSTORE_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,
                 "Password of http.tls.keystore.path and of the private key in it.")
             .define(HTTP_TLS_KEYSTORE_TYPE, Type.STRING, "PKCS12", ValidString.in("PKCS12", "JKS"), Importance.LOW,
-                "Type of http.tls.keystore.path.");
+                "Type of http.tls.keystore.path.")
+            .define(FORWARD_SECRET, Type.PASSWORD, null, Importance.MEDIUM,
+                "The secret the instances of one application share to sign the reads they forward to a key's owner;"
+                    + " a forward carries this signature instead of the caller's token. Unset: derived from the"
+                    + " configured auth tokens, so instances with the same tokens agree; set it when instances may"
+                    + " hold different tokens, as while tokens are rotated.")
+            .define(FORWARD_TLS_TRUSTSTORE_PATH, Type.STRING, "", Importance.LOW,
+                "Trust store (PKCS12) with the certificates an instance accepts from another when it forwards a read"
+                    + " over HTTPS (when http.tls.keystore.path is set). Empty: the certificates in"
+                    + " http.tls.keystore.path, which suits instances that share one certificate or its issuer.")
+            .define(FORWARD_TLS_TRUSTSTORE_PASSWORD, Type.PASSWORD, null, Importance.LOW,
+                "Password of forward.tls.truststore.path.");
     }
 
     private static void defineReconcile(ConfigDef def) {

@@ -32,6 +32,7 @@ import io.statesync.rest.internal.AnsweredWrites;
 import io.statesync.rest.internal.BulkApi;
 import io.statesync.rest.internal.DependentsApi;
 import io.statesync.rest.internal.EventsApi;
+import io.statesync.rest.internal.ForwardCredential;
 import io.statesync.rest.internal.WriteApi;
 import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.CommittedEndReader;
@@ -105,6 +106,8 @@ public final class RestServer {
     private final PrometheusMeterRegistry registry;
     private final TopicNames topics;
     private final TokenAuth auth;
+    /** The instances' own credential for the reads one forwards to another (never the caller's token). */
+    private final ForwardCredential forwards;
     private Javalin javalin;
     private volatile KafkaStreams streams;
     private TopologySerdes serdes;
@@ -131,6 +134,7 @@ public final class RestServer {
         this.registry = registry;
         this.topics = new TopicNames(config.topicPrefix());
         this.auth = TokenAuth.fromConfig(config);
+        this.forwards = ForwardCredential.fromConfig(config, auth.fingerprint());
     }
 
     /** Binds the port and then starts the clients of the topics: {@link #bind} followed by {@link #startClients}. */
@@ -257,7 +261,9 @@ public final class RestServer {
     }
 
     private void registerRoutes(RoutesConfig routes) {
-        router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()));
+        // A forward is a read of a caller already checked here; an unknown header (not possible past authorize) reads as reader.
+        router = new KeyRouter(config, () -> streams, () -> HostInfo.buildFromEndpoint(advertisedServer()), forwards,
+            header -> java.util.Objects.requireNonNullElse(auth.roleName(header), "reader"));
         committedEnd = new CommittedEndReader(config, topics.resources());
         AnsweredWrites answered = new AnsweredWrites();
         ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd::get, answered);
@@ -383,14 +389,23 @@ public final class RestServer {
 
     /**
      * Probes, metrics, the API description and the web UI's static files stay open; everything else needs reader,
-     * and writes need writer.
+     * and writes need writer. A read another instance forwards carries that instance's signed credential and the
+     * caller's role instead of the caller's token.
      */
     private void authorize(Context ctx) {
+        // First, and whatever the path: only a verified signature marks a request as another instance's forward.
+        String forwardedRole = forwards.verify(ctx);
         if (!auth.enabled() || OPEN_PATHS.contains(ctx.path()) || ctx.method().name().equals("GET") && UiFiles.isUiPath(ctx.path())) {
             return;
         }
         String m = ctx.method().name();
         boolean write = !(m.equals("GET") || m.equals("HEAD") || m.equals("OPTIONS"));
+        if (forwardedRole != null) {
+            if (write && !forwardedRole.equals("writer")) {
+                throw ApiError.forbidden("this token has the reader role; writes need writer");
+            }
+            return;
+        }
         auth.require(ctx.header("Authorization"), write ? TokenAuth.Role.WRITER : TokenAuth.Role.READER);
     }
 

@@ -76,6 +76,26 @@ public final class TokenAuth {
         return new TokenAuth(entries);
     }
 
+    /**
+     * A digest of every configured token digest and role, in a fixed order: the same on every instance with the same
+     * tokens, and no help in finding one. The instances' forward credential is derived from it when no
+     * {@code forward.secret} is set.
+     */
+    public byte[] fingerprint() {
+        List<String> lines = new ArrayList<>();
+        for (Entry e : entries) {
+            lines.add(java.util.HexFormat.of().formatHex(e.digest) + ":" + e.role);
+        }
+        java.util.Collections.sort(lines);
+        return sha256(String.join("\n", lines));
+    }
+
+    /** The role name ({@code reader} or {@code writer}) of a header's token; writer when auth is off, null when invalid. */
+    String roleName(String authorizationHeader) {
+        Role role = enabled() ? roleOf(authorizationHeader) : Role.WRITER;
+        return role == null ? null : role.name().toLowerCase(Locale.ROOT);
+    }
+
     /** With no tokens the API is open (and RestServer insists on a loopback bind). */
     public boolean enabled() {
         return !entries.isEmpty();

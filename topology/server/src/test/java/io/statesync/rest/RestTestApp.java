@@ -28,13 +28,29 @@ final class RestTestApp implements AutoCloseable {
     final StatesyncApp app;
     final String base;
     final String prefix;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private String token = WRITER;
 
     private RestTestApp(StatesyncApp app, String base, String prefix) {
+        this(app, base, prefix, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    private RestTestApp(StatesyncApp app, String base, String prefix, HttpClient http) {
         this.app = app;
         this.base = base;
         this.prefix = prefix;
+        this.http = http;
+    }
+
+    /** An instance whose REST port is HTTPS ({@code http.tls.keystore.*} in {@code config}), with a client trusting {@code tls}. */
+    static RestTestApp startHttps(Map<String, Object> config, javax.net.ssl.SSLContext tls) {
+        StatesyncApp app = new StatesyncApp(new AppConfig(config));
+        app.start();
+        // The connect timeout covers the TLS handshake, which takes seconds on a loaded machine.
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).sslContext(tls).build();
+        RestTestApp t = new RestTestApp(app, "https://127.0.0.1:" + app.httpPort(), (String) config.get(AppConfig.TOPIC_PREFIX), http);
+        t.awaitReady();
+        return t;
     }
 
     /** A client only, for a server the test started itself. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.statesync.avro.store.ReconcileState;
@@ -30,6 +31,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class KeyRouter implements AutoCloseable {
 
+    /** Sent with every forward for the log's sake; only a verified {@link ForwardCredential} marks a request as one. */
     public static final String FORWARDED_HEADER = "X-Statesync-Forwarded";
     /** Names the instance that answered a point read, so that routing is observable. */
     public static final String SERVED_BY_HEADER = "X-Statesync-Served-By";
@@ -59,12 +61,20 @@ public final class KeyRouter implements AutoCloseable {
     private volatile StoreHandles handles;
     private volatile HostInfo selfHost;
     private volatile String selfText;
-    private final OwnerConnections owners = new OwnerConnections(CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
+    private final OwnerConnections owners;
+    private final Function<String, String> roleOf;
 
-    public KeyRouter(AppConfig config, Supplier<KafkaStreams> streams, Supplier<HostInfo> self) {
+    /**
+     * @param credential the instances' own credential, which a forward carries instead of the caller's token
+     * @param roleOf     the role ({@code reader} or {@code writer}) of an {@code Authorization} header already checked
+     */
+    public KeyRouter(AppConfig config, Supplier<KafkaStreams> streams, Supplier<HostInfo> self, ForwardCredential credential,
+                     Function<String, String> roleOf) {
         this.config = config;
         this.streams = streams;
         this.self = self;
+        this.roleOf = roleOf;
+        this.owners = new OwnerConnections(CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS, credential, OwnerTls.fromConfig(config));
     }
 
     /** This instance's host:port as other instances reach it. */
@@ -91,7 +101,8 @@ public final class KeyRouter implements AutoCloseable {
     /**
      * Routes a read of {@code key}; when another instance owns it, issues {@code GET path} there.
      *
-     * @param alreadyForwarded whether this request came from another instance
+     * @param authorization    the caller's {@code Authorization} header; only its role crosses to the owner
+     * @param alreadyForwarded whether this request came from another instance ({@link ForwardCredential#isForwarded})
      */
     public Outcome route(String key, String pathAndQuery, String authorization, boolean alreadyForwarded) {
         KafkaStreams s = requireStreams();
@@ -105,7 +116,7 @@ public final class KeyRouter implements AutoCloseable {
                 return stale(s, key, md.partition(), "the assignment moved while the request was forwarded");
             }
             try {
-                return owners.get(md.activeHost(), pathAndQuery, authorization);
+                return owners.get(md.activeHost(), pathAndQuery, roleOf.apply(authorization));
             } catch (IOException e) {
                 return stale(s, key, md.partition(), "the owner " + md.activeHost() + " is unreachable: " + e.getMessage());
             }

@@ -11,6 +11,10 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -44,17 +48,28 @@ final class OwnerConnection implements AutoCloseable {
     }
 
     /** Nagle is off: a request is one write, and it must not wait for the ACK of the previous answer. */
-    static OwnerConnection open(HostInfo owner, int connectTimeoutMs, int readTimeoutMs) throws IOException {
+    static OwnerConnection open(HostInfo owner, int connectTimeoutMs, int readTimeoutMs, SSLSocketFactory tls)
+        throws IOException {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(owner.host(), owner.port()), connectTimeoutMs);
             socket.setSoTimeout(readTimeoutMs);
-            return new OwnerConnection(socket);
+            return new OwnerConnection(tls == null ? socket : handshake(tls, socket, owner));
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
         }
+    }
+
+    /** TLS over the connected socket, the owner's certificate checked against its advertised host name. */
+    private static Socket handshake(SSLSocketFactory tls, Socket plain, HostInfo owner) throws IOException {
+        SSLSocket socket = (SSLSocket) tls.createSocket(plain, owner.host(), owner.port(), true);
+        SSLParameters params = socket.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        socket.setSSLParameters(params);
+        socket.startHandshake();
+        return socket;
     }
 
     /** Whether the last answer left the connection open for another request. */

@@ -7,12 +7,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
+import javax.net.ssl.SSLSocketFactory;
+
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * Sends forwarded owner reads (diffs, diagnoses, and point reads the view cannot answer) to their owners: HTTP/1.1 GETs
- * over plain blocking sockets, kept alive and pooled per
- * owner. The request thread writes the request and reads the answer itself. {@code java.net.http.HttpClient} hands
+ * over blocking sockets (TLS ones when the REST port is HTTPS), kept alive and pooled per owner. A forward carries the
+ * instances' own signed credential ({@link ForwardCredential}), never the caller's token. The request thread writes the request and reads the answer itself. {@code java.net.http.HttpClient} hands
  * every call to its selector and executor threads and back, and on two cores those hand-offs, not the network, bound
  * how many forwarded reads an instance can relay. The owner's answer is relayed as received: nothing is decoded.
  */
@@ -23,17 +25,25 @@ public final class OwnerConnections implements AutoCloseable {
 
     private final int connectTimeoutMs;
     private final int readTimeoutMs;
+    private final ForwardCredential credential;
+    private final SSLSocketFactory tls;
     private final Map<HostInfo, Deque<OwnerConnection>> idle = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    public OwnerConnections(int connectTimeoutMs, int readTimeoutMs) {
+    /** @param tls the factory of TLS sockets to owners, or null for plain ones */
+    public OwnerConnections(int connectTimeoutMs, int readTimeoutMs, ForwardCredential credential, SSLSocketFactory tls) {
         this.connectTimeoutMs = connectTimeoutMs;
         this.readTimeoutMs = readTimeoutMs;
+        this.credential = credential;
+        this.tls = tls;
     }
 
-    /** The owner's answer to {@code GET pathAndQuery}, marked as forwarded so that the owner never forwards it again. */
-    public KeyRouter.Forwarded get(HostInfo owner, String pathAndQuery, String authorization) throws IOException {
-        byte[] request = request(owner, pathAndQuery, authorization);
+    /**
+     * The owner's answer to {@code GET pathAndQuery} for a caller of {@code role} ({@code reader} or {@code writer}),
+     * signed as a forward so that the owner trusts it without a token and never forwards it again.
+     */
+    public KeyRouter.Forwarded get(HostInfo owner, String pathAndQuery, String role) throws IOException {
+        byte[] request = request(owner, pathAndQuery, role);
         Deque<OwnerConnection> pool = idle.computeIfAbsent(owner, o -> new ConcurrentLinkedDeque<>());
         OwnerConnection reused = pool.pollFirst();
         if (reused != null) {
@@ -44,7 +54,7 @@ public final class OwnerConnections implements AutoCloseable {
                 reused.close();
             }
         }
-        return exchange(pool, OwnerConnection.open(owner, connectTimeoutMs, readTimeoutMs), request);
+        return exchange(pool, OwnerConnection.open(owner, connectTimeoutMs, readTimeoutMs, tls), request);
     }
 
     private KeyRouter.Forwarded exchange(Deque<OwnerConnection> pool, OwnerConnection conn, byte[] request) throws IOException {
@@ -63,14 +73,11 @@ public final class OwnerConnections implements AutoCloseable {
         return answer;
     }
 
-    private static byte[] request(HostInfo owner, String pathAndQuery, String authorization) {
-        StringBuilder sb = new StringBuilder(160 + pathAndQuery.length())
+    private byte[] request(HostInfo owner, String pathAndQuery, String role) {
+        return new StringBuilder(320 + pathAndQuery.length())
             .append("GET ").append(pathAndQuery).append(" HTTP/1.1\r\nHost: ").append(owner.host()).append(':')
-            .append(owner.port()).append("\r\n").append(KeyRouter.FORWARDED_HEADER).append(": 1\r\n");
-        if (authorization != null) {
-            sb.append("Authorization: ").append(authorization).append("\r\n");
-        }
-        return sb.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+            .append(owner.port()).append("\r\n").append(credential.headerLines(pathAndQuery, role)).append("\r\n")
+            .toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Closes every idle connection; a forward in flight closes its own when it ends. */

@@ -103,7 +103,7 @@ public final class ResourceApi {
         if (consistency != null && !consistency.equals("owner")) {
             throw ApiError.badRequest("consistency must be 'owner' or absent");
         }
-        return consistency != null || ctx.header(KeyRouter.FORWARDED_HEADER) != null;
+        return consistency != null || ForwardCredential.isForwarded(ctx);
     }
 
     /** The version the read must not be older than: the caller's resourceVersion or If-None-Match, or our own write. */
@@ -178,7 +178,7 @@ public final class ResourceApi {
     private void serveRouted(Context ctx, String ifNoneMatch, Renderer renderer) {
         ResourceKey key = key(ctx);
         KeyRouter.Outcome o = router.route(key.toString(), pathAndQuery(ctx), ctx.header("Authorization"),
-            ctx.header(KeyRouter.FORWARDED_HEADER) != null);
+            ForwardCredential.isForwarded(ctx));
         if (o instanceof KeyRouter.Forwarded f) {
             relay(ctx, f);
             return;

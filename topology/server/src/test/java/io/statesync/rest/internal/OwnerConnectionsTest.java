@@ -31,7 +31,8 @@ class OwnerConnectionsTest {
         + "X-Statesync-Served-By: b:1\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}";
 
     private ScriptedOwner owner;
-    private final OwnerConnections connections = new OwnerConnections(2_000, 5_000);
+    private final ForwardCredential credential = new ForwardCredential(new byte[] {1, 2, 3}, () -> 1_000_000L);
+    private final OwnerConnections connections = new OwnerConnections(2_000, 5_000, credential, null);
 
     @BeforeEach
     void start() throws IOException {
@@ -47,8 +48,8 @@ class OwnerConnectionsTest {
     @Test
     void shouldRelayTheOwnersAnswerAndReuseOneConnection() throws Exception {
         owner.answers(OK, OK);
-        KeyRouter.Forwarded first = connections.get(owner.host(), "/api/v1/resources/K/ns/a?consistency=owner", "Bearer t");
-        KeyRouter.Forwarded second = connections.get(owner.host(), "/api/v1/resources/K/ns/a", null);
+        KeyRouter.Forwarded first = connections.get(owner.host(), "/api/v1/resources/K/ns/a?consistency=owner", "writer");
+        KeyRouter.Forwarded second = connections.get(owner.host(), "/api/v1/resources/K/ns/a", "reader");
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.bodyText()).isEqualTo("{\"a\":\"b\"}");
         assertThat(first.etag()).isEqualTo("\"7\"");
@@ -58,20 +59,35 @@ class OwnerConnectionsTest {
         assertThat(second.bodyText()).isEqualTo("{\"a\":\"b\"}");
         assertThat(owner.accepted).hasValue(1);
         assertThat(owner.requests.get(0)).startsWith("GET /api/v1/resources/K/ns/a?consistency=owner HTTP/1.1\r\n")
-            .contains("\r\nX-Statesync-Forwarded: 1\r\n").contains("\r\nAuthorization: Bearer t\r\n");
-        assertThat(owner.requests.get(1)).doesNotContain("Authorization");
+            .contains("\r\nX-Statesync-Forwarded: 1\r\n").contains("\r\nX-Statesync-Forwarded-Role: writer\r\n");
+        assertThat(owner.requests.get(1)).contains("\r\nX-Statesync-Forwarded-Role: reader\r\n");
+    }
+
+    @Test
+    void shouldSignEachForwardWithTheInstanceCredentialAndNeverSendTheCallersToken() throws Exception {
+        owner.answers(OK);
+        connections.get(owner.host(), "/api/v1/resources/K/ns/a/diff?x=1", "reader");
+        String request = owner.requests.get(0);
+        assertThat(request).doesNotContainIgnoringCase("Authorization").doesNotContain("Bearer");
+        String signature = request.lines().filter(l -> l.startsWith(ForwardCredential.SIGNATURE_HEADER + ": ")).findFirst()
+            .orElseThrow().substring(ForwardCredential.SIGNATURE_HEADER.length() + 2);
+        assertThat(credential.verifies(signature, "reader", "GET", "/api/v1/resources/K/ns/a/diff?x=1")).isTrue();
+        assertThat(credential.verifies(signature, "writer", "GET", "/api/v1/resources/K/ns/a/diff?x=1"))
+            .as("the role is signed: a forward cannot be raised to writer").isFalse();
+        assertThat(credential.verifies(signature, "reader", "GET", "/api/v1/resources/K/ns/b/diff?x=1"))
+            .as("the path is signed: a forward cannot be moved to another key").isFalse();
     }
 
     @Test
     void shouldReadAChunkedAnswerWithItsStaleMark() throws Exception {
         owner.answers("HTTP/1.1 503 Service Unavailable\r\nTransfer-Encoding: chunked\r\nRetry-After: 1\r\n"
             + "X-Statesync-Stale: true\r\n\r\n4\r\n{\"m\"\r\n5;x=y\r\n:\"n\"}\r\n0\r\n\r\n", OK);
-        KeyRouter.Forwarded answer = connections.get(owner.host(), "/x", null);
+        KeyRouter.Forwarded answer = connections.get(owner.host(), "/x", "reader");
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.bodyText()).isEqualTo("{\"m\":\"n\"}");
         assertThat(answer.retryAfter()).isEqualTo("1");
         assertThat(answer.stale()).isTrue();
-        assertThat(connections.get(owner.host(), "/x", null).bodyText()).isEqualTo("{\"a\":\"b\"}");
+        assertThat(connections.get(owner.host(), "/x", "reader").bodyText()).isEqualTo("{\"a\":\"b\"}");
         assertThat(owner.accepted).hasValue(1);
     }
 
@@ -79,9 +95,9 @@ class OwnerConnectionsTest {
     void shouldSendAgainOnANewConnectionWhenTheOwnerClosedAnIdleOne() throws Exception {
         owner.closeAfterEachAnswer = true;
         owner.answers(OK, OK);
-        connections.get(owner.host(), "/x", null);
+        connections.get(owner.host(), "/x", "reader");
         assertThat(connections.idleCount(owner.host())).isEqualTo(1);
-        KeyRouter.Forwarded again = connections.get(owner.host(), "/x", null);
+        KeyRouter.Forwarded again = connections.get(owner.host(), "/x", "reader");
         assertThat(again.status()).isEqualTo(200);
         assertThat(owner.accepted).hasValue(2);
     }
@@ -91,9 +107,9 @@ class OwnerConnectionsTest {
         owner.answers("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}",
             "HTTP/1.1 200 OK\r\n\r\n{\"until\":\"closed\"}");
         owner.closeAfterEachAnswer = true;
-        assertThat(connections.get(owner.host(), "/x", null).status()).isEqualTo(404);
+        assertThat(connections.get(owner.host(), "/x", "reader").status()).isEqualTo(404);
         assertThat(connections.idleCount(owner.host())).isZero();
-        KeyRouter.Forwarded untilClosed = connections.get(owner.host(), "/x", null);
+        KeyRouter.Forwarded untilClosed = connections.get(owner.host(), "/x", "reader");
         assertThat(untilClosed.bodyText()).isEqualTo("{\"until\":\"closed\"}");
         assertThat(untilClosed.contentType()).isEqualTo("application/json");
         assertThat(connections.idleCount(owner.host())).isZero();
@@ -102,8 +118,8 @@ class OwnerConnectionsTest {
     @Test
     void shouldAnswerNotModifiedWithoutWaitingForABody() throws Exception {
         owner.answers("HTTP/1.1 304 Not Modified\r\nETag: \"7\"\r\n\r\n", OK);
-        assertThat(connections.get(owner.host(), "/x", null).status()).isEqualTo(304);
-        assertThat(connections.get(owner.host(), "/x", null).status()).isEqualTo(200);
+        assertThat(connections.get(owner.host(), "/x", "reader").status()).isEqualTo(304);
+        assertThat(connections.get(owner.host(), "/x", "reader").status()).isEqualTo(200);
         assertThat(owner.accepted).hasValue(1);
     }
 

@@ -85,6 +85,9 @@ public final class AppConfig extends AbstractConfig {
     public static final String VIEW_RING_CAPACITY = "view.ring.capacity";
     public static final String VIEW_SPILL_INTERVAL_MS = "view.spill.interval.ms";
     public static final String LOG_FORMAT = "log.format";
+    public static final String WATCH_MAX_OPEN = "watch.max.open";
+    public static final String WATCH_MAX_OPEN_PER_TOKEN = "watch.max.open.per.token";
+    public static final String WATCH_THREADS = "watch.threads";
 
     public static final String KAFKA_PREFIX = "kafka.";
     public static final String STREAMS_PREFIX = "streams.";
@@ -228,6 +231,7 @@ public final class AppConfig extends AbstractConfig {
         defineTopics(def);
         defineHttp(def);
         defineHttpTls(def);
+        defineViewBudgets(def);
         defineReconcile(def);
         defineCoalescing(def);
         defineCorrectionRate(def);
@@ -337,6 +341,19 @@ public final class AppConfig extends AbstractConfig {
             .define(VIEW_RING_CAPACITY, Type.INT, 200_000, Range.between(10, 50_000_000), Importance.LOW,
                 "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
                     + " 410 Gone (Expired in the Kubernetes API) and the client lists again.");
+    }
+
+    /** The bounds on what clients of the resource view may hold open or make the server hold. */
+    private static void defineViewBudgets(ConfigDef def) {
+        def.define(WATCH_MAX_OPEN, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,
+                "The most watches open at once on this instance (both APIs together); one more is answered 429 with"
+                    + " Retry-After. A waiting watch holds no server thread, only its connection and a cursor.")
+            .define(WATCH_MAX_OPEN_PER_TOKEN, Type.INT, 500, Range.between(1, 1_000_000), Importance.LOW,
+                "The most watches one bearer token may hold open at once on this instance (per client address when"
+                    + " auth is off); one more is answered 429 with Retry-After.")
+            .define(WATCH_THREADS, Type.INT, 4, Range.between(1, 256), Importance.LOW,
+                "Threads that write watch events. Watches that wait hold none; a client that stops reading holds"
+                    + " one for at most watch.send.timeout.ms.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

@@ -81,6 +81,10 @@ public final class ResourceView implements AutoCloseable {
     private final TopicReader reader;
     private final SnapshotKeeper snapshots;
     private volatile boolean closed;
+    /** The ring's next sequence number as of the last applied poll, readable without the lock. */
+    private volatile long publishedSeq;
+    /** Told after each applied poll, outside the lock, on the reader's thread: they must only hand work off. */
+    private final List<Runnable> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
@@ -223,6 +227,29 @@ public final class ResourceView implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells {@code listener} after each batch of records the view applied and once at close, on the reader's thread and
+     * outside the lock, so that a waiting watch can be woken without a thread that blocks for it.
+     */
+    public void onChange(Runnable listener) {
+        changeListeners.add(listener);
+    }
+
+    /** The number the next change will get, as of the last applied poll; without the lock. */
+    public long nextSeq() {
+        return publishedSeq;
+    }
+
+    private void tellListeners() {
+        for (Runnable listener : changeListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A resource view change listener failed", e);
+            }
+        }
+    }
+
     /** Changes behind the newest of a watcher at {@code seq}; the basis of the slow-client cut-off. */
     public long backlog(long seq) {
         lock.lock();
@@ -243,6 +270,7 @@ public final class ResourceView implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        tellListeners();
         // With the reader stopped nothing changes the view any more: it is written as it stands, at its position.
         snapshots.close(() -> index.sortedLive() && !reader.failed() && reader.stopped());
     }
@@ -276,10 +304,12 @@ public final class ResourceView implements AutoCloseable {
             try {
                 records.forEach(this::apply);
                 ring.advance(positions);
+                publishedSeq = ring.nextSeq();
                 changed.signalAll();
             } finally {
                 lock.unlock();
             }
+            tellListeners();
         }
 
         @Override

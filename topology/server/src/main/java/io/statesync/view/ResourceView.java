@@ -89,7 +89,7 @@ public final class ResourceView implements AutoCloseable {
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.topic = topics.resources();
-        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY));
+        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY), config.getLong(AppConfig.VIEW_RING_BYTES));
         var deserializer = serdes.resource().deserializer();
         StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);
         this.snapshots = new SnapshotKeeper(config, topics, topicFacts, decoder, index, ring, lock);
@@ -132,9 +132,17 @@ public final class ResourceView implements AutoCloseable {
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
     public Page list(Predicate<StoredResource> filter, String afterKey, int limit) {
+        return list(filter, afterKey, limit, Long.MAX_VALUE);
+    }
+
+    /**
+     * A page as {@link #list(Predicate, String, int)}, cut short once its resources hold {@code maxBytes}
+     * ({@link StoredResource#storedBytes}; the first always fits): {@code nextKey} then says where the next page starts.
+     */
+    public Page list(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes) {
         lock.lock();
         try {
-            return index.page(filter, afterKey, limit, ring.position());
+            return index.page(filter, afterKey, limit, maxBytes, ring.position());
         } finally {
             lock.unlock();
         }

@@ -34,6 +34,7 @@ class WatchFloodAbuseIT {
 
     private static final int PER_TOKEN = 260;
     private static final int MAX_OPEN = 280;
+    private static final long LIST_MAX_BYTES = 64 * 1024;
 
     private static RestTestApp app;
     private final List<Socket> watches = new ArrayList<>();
@@ -43,6 +44,7 @@ class WatchFloodAbuseIT {
         Map<String, Object> config = RestTestApp.config("watch-flood", RestTestApp.prefix("watch-flood"));
         config.put(AppConfig.WATCH_MAX_OPEN, MAX_OPEN);
         config.put(AppConfig.WATCH_MAX_OPEN_PER_TOKEN, PER_TOKEN);
+        config.put(AppConfig.LIST_MAX_BYTES, LIST_MAX_BYTES);
         app = RestTestApp.start(config);
     }
 
@@ -90,6 +92,28 @@ class WatchFloodAbuseIT {
             String again = openWatch(RestTestApp.WRITER);
             assertThat(again).startsWith("HTTP/1.1 200");
         });
+    }
+
+    @Test
+    void shouldPageAListPastListMaxBytesAndStillListEveryObject() {
+        String padding = "p".repeat(20_000);
+        for (int i = 0; i < 12; i++) {
+            HttpResponse<String> r = app.put("/api/v1/resources/Bulky/default/b" + i, Map.of("spec", Map.of("pad", padding)));
+            assertThat(r.statusCode()).as(r.body()).isBetween(200, 201);
+        }
+        var first = json(app.get("/api/v1/resources?kind=Bulky"));
+        assertThat(first.get("items").size()).as("a page of about 240 KB is cut at 64 KB").isBetween(1, 4);
+        assertThat(first.get("metadata").get("continue").isNull()).isFalse();
+        int listed = first.get("items").size();
+        String next = first.get("metadata").get("continue").asText();
+        while (next != null) {
+            var page = json(app.get("/api/v1/resources?kind=Bulky&continue=" + next));
+            assertThat(page.toString().length()).isLessThan(4 * (int) LIST_MAX_BYTES);
+            listed += page.get("items").size();
+            next = page.get("metadata").get("continue").isNull() ? null : page.get("metadata").get("continue").asText();
+        }
+        assertThat(listed).isEqualTo(12);
+        app.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
     }
 
     private static void assertTooManyRequests(String answer, String naming) throws IOException {

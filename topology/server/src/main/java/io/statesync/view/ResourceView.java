@@ -12,6 +12,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.view.internal.ChangeRing;
+import io.statesync.view.internal.ChunkedScan;
 import io.statesync.view.internal.ResourceIndex;
 import io.statesync.view.internal.SnapshotKeeper;
 import io.statesync.view.internal.TopicReader;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The parts, in {@code io.statesync.view.internal}: a {@link TopicReader} tails the topic on its own thread and
  * hands each poll here, which applies it to the {@link ResourceIndex} (the latest resource per key, by hash and in
- * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a list and its
- * position, or a batch of changes and the position after it, are always taken together. The {@link SnapshotKeeper}
+ * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a batch of changes
+ * and the position after it are always taken together. A list does not hold that lock while it scans: the
+ * {@link ChunkedScan} copies the index a chunk at a time and then brings the page to one position, the one it is
+ * tagged with, so a long label-selector scan never stalls the reader or the watches. The {@link SnapshotKeeper}
  * starts the view from the snapshot file a clean stop wrote, moves values off the heap into a new one while it runs,
  * and writes it again at the next stop.
  */
@@ -76,6 +79,7 @@ public final class ResourceView implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final ResourceIndex index = new ResourceIndex();
     private final ChangeRing ring;
+    private final ChunkedScan scans;
     /** Resources per kind, so that the Kubernetes API's discovery names every kind that has resources without a scan. */
     private final java.util.concurrent.ConcurrentHashMap<String, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
     private final TopicReader reader;
@@ -90,6 +94,7 @@ public final class ResourceView implements AutoCloseable {
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.topic = topics.resources();
         this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY), config.getLong(AppConfig.VIEW_RING_BYTES));
+        this.scans = new ChunkedScan(lock, index, ring);
         var deserializer = serdes.resource().deserializer();
         StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);
         this.snapshots = new SnapshotKeeper(config, topics, topicFacts, decoder, index, ring, lock);
@@ -140,12 +145,7 @@ public final class ResourceView implements AutoCloseable {
      * ({@link StoredResource#storedBytes}; the first always fits): {@code nextKey} then says where the next page starts.
      */
     public Page list(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes) {
-        lock.lock();
-        try {
-            return index.page(filter, afterKey, limit, maxBytes, ring.position());
-        } finally {
-            lock.unlock();
-        }
+        return scans.page(filter, afterKey, limit, maxBytes).page();
     }
 
     /** The current position of this view: per partition, the offset of the next record it reads. */
@@ -213,9 +213,20 @@ public final class ResourceView implements AutoCloseable {
         lock.lock();
         try {
             String problem = from == null ? null : ring.replayProblem(from, topic);
-            List<StoredResource> items = list && problem == null
-                ? index.page(filter, afterKey, Integer.MAX_VALUE, null).items() : List.of();
-            return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), items);
+            if (!list || problem != null) {
+                return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), List.of());
+            }
+        } finally {
+            lock.unlock();
+        }
+        // Scanned outside the lock; the replay check is taken again after it, at a later instant, which only finds
+        // more evicted: a watch whose changes survived until then has them all from its cursor to the scan's position.
+        ChunkedScan.Result scan = scans.page(filter, afterKey, Integer.MAX_VALUE, Long.MAX_VALUE);
+        lock.lock();
+        try {
+            String problem = from == null ? null : ring.replayProblem(from, topic);
+            return new WatchStart(problem, Math.min(ring.firstSeq(), scan.nextSeq()), scan.nextSeq(), scan.page().position(),
+                problem == null ? scan.page().items() : List.of());
         } finally {
             lock.unlock();
         }

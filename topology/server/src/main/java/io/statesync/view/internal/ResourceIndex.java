@@ -157,6 +157,19 @@ public final class ResourceIndex {
         return new Page(items, position, more ? last : null);
     }
 
+    /** Up to {@code max} resources in key order after {@code afterKey} (from the first when null). Under the lock. */
+    public List<StoredResource> chunk(String afterKey, int max) {
+        Collection<StoredResource> tail = afterKey == null ? sorted.values() : sorted.tailMap(afterKey, false).values();
+        List<StoredResource> out = new ArrayList<>(Math.min(max, sorted.size()));
+        for (StoredResource r : tail) {
+            if (out.size() == max) {
+                break;
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
     /** Every resource in key order. Under the lock. */
     public StoredResource[] sortedArray() {
         return sorted.values().toArray(new StoredResource[0]);

@@ -95,6 +95,14 @@ public final class AppConfig extends AbstractConfig {
     public static final String LOOP_LIVENESS_MS = "loop.liveness.ms";
     public static final String METRICS_MAX_KINDS = "metrics.max.kinds";
 
+    public static final String WATCH_MAX_OPEN = "watch.max.open";
+    public static final String WATCH_MAX_OPEN_PER_TOKEN = "watch.max.open.per.token";
+    public static final String WATCH_THREADS = "watch.threads";
+    public static final String LIST_MAX_BYTES = "list.max.bytes";
+    public static final String VIEW_RING_BYTES = "view.ring.bytes";
+    public static final String VIEW_JSON_CACHE_BYTES = "view.json.cache.bytes";
+    public static final String EVENTS_HISTORY_BYTES = "events.history.bytes";
+
     public static final String KAFKA_PREFIX = "kafka.";
     public static final String STREAMS_PREFIX = "streams.";
     public static final String PRODUCER_PREFIX = "producer.";
@@ -237,6 +245,7 @@ public final class AppConfig extends AbstractConfig {
         defineTopics(def);
         defineHttp(def);
         defineHttpTls(def);
+        defineViewBudgets(def);
         defineReconcile(def);
         defineCoalescing(def);
         defineCorrectionRate(def);
@@ -347,6 +356,31 @@ public final class AppConfig extends AbstractConfig {
             .define(VIEW_RING_CAPACITY, Type.INT, 200_000, Range.between(10, 50_000_000), Importance.LOW,
                 "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
                     + " 410 Gone (Expired in the Kubernetes API) and the client lists again.");
+    }
+
+    /** The bounds on what clients of the resource view may hold open or make the server hold. */
+    private static void defineViewBudgets(ConfigDef def) {
+        def.define(WATCH_MAX_OPEN, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,
+                "The most watches open at once on this instance (both APIs together); one more is answered 429 with"
+                    + " Retry-After. A waiting watch holds no server thread, only its connection and a cursor.")
+            .define(WATCH_MAX_OPEN_PER_TOKEN, Type.INT, 500, Range.between(1, 1_000_000), Importance.LOW,
+                "The most watches one bearer token may hold open at once on this instance (per client address when"
+                    + " auth is off); one more is answered 429 with Retry-After.")
+            .define(WATCH_THREADS, Type.INT, 4, Range.between(1, 256), Importance.LOW,
+                "Threads that write watch events. Watches that wait hold none; a client that stops reading holds"
+                    + " one for at most watch.send.timeout.ms.")
+            .define(LIST_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+                "The most bytes of resources (as stored on statesync.resources) one list page holds; a longer page is"
+                    + " cut short with a continue token. A Kubernetes list without limit that would pass it is"
+                    + " refused with 400 and told to page (limit and continue).")
+            .define(VIEW_RING_BYTES, Type.LONG, 256L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+                "The most bytes of resources the REST view's change ring holds for watches, beside view.ring.capacity;"
+                    + " the oldest changes leave first, and a watch from before them is answered 410.")
+            .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
+                "The most bytes of rendered JSON the REST server caches for point reads and watches. 0: no cache.")
+            .define(EVENTS_HISTORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+                "The most bytes of events the event history keeps across all resources; past it the longest histories"
+                    + " lose their oldest entries first.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

@@ -79,6 +79,11 @@ public final class ApiError extends RuntimeException {
         return new ApiError(503, "ServiceUnavailable", message, null, retryAfterSeconds);
     }
 
+    /** A bound on what one client or the instance holds open was reached: retry after the given delay. */
+    public static ApiError tooManyRequests(String message, int retryAfterSeconds) {
+        return new ApiError(429, "TooManyRequests", message, null, retryAfterSeconds);
+    }
+
     public static ApiError timeout(String message) {
         return new ApiError(504, "Timeout", message);
     }
@@ -96,7 +101,7 @@ public final class ApiError extends RuntimeException {
         return resourceVersion;
     }
 
-    /** For a 503: seconds for the Retry-After header; otherwise null. */
+    /** For a 503 or 429: seconds for the Retry-After header; otherwise null. */
     public Integer retryAfterSeconds() {
         return retryAfterSeconds;
     }

@@ -115,7 +115,7 @@ public final class RestServer {
     private ResourceView view;
     private EventHistory events;
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
-    private final RenderedJsonCache renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, ResourceJson::toBytes);
+    private final RenderedJsonCache renderedJson;
     private WatchHandler watch;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
@@ -135,6 +135,9 @@ public final class RestServer {
         this.topics = new TopicNames(config.topicPrefix());
         this.auth = TokenAuth.fromConfig(config);
         this.forwards = ForwardCredential.fromConfig(config, auth.fingerprint());
+
+        this.renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, config.getLong(AppConfig.VIEW_JSON_CACHE_BYTES),
+            ResourceJson::toBytes);
     }
 
     /** Binds the port and then starts the clients of the topics: {@link #bind} followed by {@link #startClients}. */
@@ -266,7 +269,7 @@ public final class RestServer {
             header -> java.util.Objects.requireNonNullElse(auth.roleName(header), "reader"));
         committedEnd = new CommittedEndReader(config, topics.resources());
         AnsweredWrites answered = new AnsweredWrites();
-        ResourceApi resources = new ResourceApi(router, view, renderedJson, this::policyFor, committedEnd::get, answered);
+        ResourceApi resources = new ResourceApi(config, router, view, renderedJson, this::policyFor, committedEnd::get, answered);
         WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd::get, answered);
         BulkApi bulk = new BulkApi(config, admission, answered, writes);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);

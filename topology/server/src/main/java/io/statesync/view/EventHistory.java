@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What happened to each resource, newest first, as {@code kubectl describe} shows it: an index of statesync.events per
- * resource, bounded by {@code events.max.per.resource} and {@code events.max.age.ms}. Every instance reads the whole
+ * resource, bounded by {@code events.max.per.resource}, {@code events.max.age.ms} and, across all resources, by
+ * {@code events.history.bytes} (past it, the longest histories lose their oldest entries first). Every instance reads the whole
  * topic (read_committed, from the offsets of {@code events.max.age.ms} ago), so any instance answers for any resource
  * and a restart loses nothing the topic still holds. Repeats of one type, reason and message are aggregated into one
  * entry with a count, as Kubernetes aggregates events.
@@ -38,10 +39,18 @@ import org.slf4j.LoggerFactory;
 public final class EventHistory implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventHistory.class);
+    /** The entry, its instants, strings' headers and its node in the deque, roughly. */
+    private static final long ENTRY_OVERHEAD = 200;
 
     /** One aggregated event. {@code resourceVersion} and {@code generation} are those of its latest occurrence. */
     public record Entry(String type, String reason, String message, int count, Instant firstTimestamp,
                         Instant lastTimestamp, String resourceVersion, long generation) {
+
+        /** What an entry costs the heap, about: its strings' characters twice (UTF-16) and the objects around them. */
+        long bytes() {
+            return 2L * (type.length() + reason.length() + message.length()
+                + (resourceVersion == null ? 0 : resourceVersion.length())) + ENTRY_OVERHEAD;
+        }
 
         boolean sameAs(ReconcileEvent e) {
             return type.equals(e.getType().name()) && reason.equals(e.getReason()) && message.equals(e.getMessage());
@@ -54,6 +63,9 @@ public final class EventHistory implements AutoCloseable {
     private final int maxPerResource;
     private final Duration maxAge;
     private final Map<String, Deque<Entry>> byResource = new ConcurrentHashMap<>();
+    private final long maxBytes;
+    /** The bytes of the entries held; changed on the poller's thread only. */
+    private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
     private KafkaConsumer<String, byte[]> consumer;
     private LoopSupervisor poller;
     /** The partitions and their end offsets at the first start; a restart of the loop reads on from where it was. */
@@ -68,6 +80,12 @@ public final class EventHistory implements AutoCloseable {
         this.serdes = serdes;
         this.maxPerResource = config.getInt(AppConfig.EVENTS_MAX_PER_RESOURCE);
         this.maxAge = Duration.ofMillis(config.getLong(AppConfig.EVENTS_MAX_AGE_MS));
+        this.maxBytes = config.getLong(AppConfig.EVENTS_HISTORY_BYTES);
+    }
+
+    /** The bytes of the entries the history holds, as {@link Entry#bytes} counts them. */
+    public long bytes() {
+        return bytes.get();
     }
 
     public void start() {
@@ -156,6 +174,11 @@ public final class EventHistory implements AutoCloseable {
             LOG.debug("Skipping an event that does not decode at {}-{}@{}", record.topic(), record.partition(), record.offset());
             return;
         }
+        add(e);
+    }
+
+    /** Takes one decoded event into its resource's history; on the poller's thread. */
+    void add(ReconcileEvent e) {
         if (e.getKind().isEmpty() || e.getName().isEmpty()) {
             return;
         }
@@ -163,6 +186,30 @@ public final class EventHistory implements AutoCloseable {
         Deque<Entry> d = byResource.computeIfAbsent(key, k -> new ArrayDeque<>());
         synchronized (d) {
             aggregate(d, e);
+        }
+        if (bytes.get() > maxBytes) {
+            trimToBudget();
+        }
+    }
+
+    /**
+     * Trims the longest histories first, each from its oldest entry, until the history holds a tenth less than its
+     * budget: every resource keeps its newest entries the longest, and a burst of events is trimmed in rounds rather
+     * than on every event.
+     */
+    private void trimToBudget() {
+        long target = maxBytes - maxBytes / 10;
+        for (int keep = maxPerResource - 1; keep >= 0 && bytes.get() > target; keep--) {
+            int longer = keep;
+            byResource.entrySet().removeIf(en -> {
+                Deque<Entry> d = en.getValue();
+                synchronized (d) {
+                    while (d.size() > longer && bytes.get() > target) {
+                        bytes.addAndGet(-d.removeLast().bytes());
+                    }
+                    return d.isEmpty();
+                }
+            });
         }
     }
 
@@ -174,16 +221,19 @@ public final class EventHistory implements AutoCloseable {
             if (x.sameAs(e)) {
                 previous = x;
                 it.remove();
+                bytes.addAndGet(-x.bytes());
                 break;
             }
         }
         Instant at = Objects.requireNonNullElse(e.getTimestamp(), Instant.now());
-        d.addFirst(previous == null
+        Entry entry = previous == null
             ? new Entry(e.getType().name(), e.getReason(), e.getMessage(), 1, at, at, e.getResourceVersion(), e.getGeneration())
             : new Entry(previous.type(), previous.reason(), previous.message(), previous.count() + 1,
-                previous.firstTimestamp(), at, e.getResourceVersion(), e.getGeneration()));
+                previous.firstTimestamp(), at, e.getResourceVersion(), e.getGeneration());
+        d.addFirst(entry);
+        bytes.addAndGet(entry.bytes());
         while (d.size() > maxPerResource) {
-            d.removeLast();
+            bytes.addAndGet(-d.removeLast().bytes());
         }
     }
 
@@ -191,7 +241,13 @@ public final class EventHistory implements AutoCloseable {
         byResource.entrySet().removeIf(en -> {
             Deque<Entry> d = en.getValue();
             synchronized (d) {
-                d.removeIf(x -> x.lastTimestamp().isBefore(oldest));
+                d.removeIf(x -> {
+                    boolean old = x.lastTimestamp().isBefore(oldest);
+                    if (old) {
+                        bytes.addAndGet(-x.bytes());
+                    }
+                    return old;
+                });
                 return d.isEmpty();
             }
         });

@@ -12,6 +12,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.view.internal.ChangeRing;
+import io.statesync.view.internal.ChunkedScan;
 import io.statesync.view.internal.ResourceIndex;
 import io.statesync.view.internal.SnapshotKeeper;
 import io.statesync.view.internal.TopicReader;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The parts, in {@code io.statesync.view.internal}: a {@link TopicReader} tails the topic on its own thread and
  * hands each poll here, which applies it to the {@link ResourceIndex} (the latest resource per key, by hash and in
- * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a list and its
- * position, or a batch of changes and the position after it, are always taken together. The {@link SnapshotKeeper}
+ * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a batch of changes
+ * and the position after it are always taken together. A list does not hold that lock while it scans: the
+ * {@link ChunkedScan} copies the index a chunk at a time and then brings the page to one position, the one it is
+ * tagged with, so a long label-selector scan never stalls the reader or the watches. The {@link SnapshotKeeper}
  * starts the view from the snapshot file a clean stop wrote, moves values off the heap into a new one while it runs,
  * and writes it again at the next stop.
  */
@@ -76,16 +79,22 @@ public final class ResourceView implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final ResourceIndex index = new ResourceIndex();
     private final ChangeRing ring;
+    private final ChunkedScan scans;
     /** Resources per kind, so that the Kubernetes API's discovery names every kind that has resources without a scan. */
     private final java.util.concurrent.ConcurrentHashMap<String, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
     private final TopicReader reader;
     private final SnapshotKeeper snapshots;
     private volatile boolean closed;
+    /** The ring's next sequence number as of the last applied poll, readable without the lock. */
+    private volatile long publishedSeq;
+    /** Told after each applied poll, outside the lock, on the reader's thread: they must only hand work off. */
+    private final List<Runnable> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.topic = topics.resources();
-        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY));
+        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY), config.getLong(AppConfig.VIEW_RING_BYTES));
+        this.scans = new ChunkedScan(lock, index, ring);
         var deserializer = serdes.resource().deserializer();
         StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);
         this.snapshots = new SnapshotKeeper(config, topics, topicFacts, decoder, index, ring, lock);
@@ -133,12 +142,15 @@ public final class ResourceView implements AutoCloseable {
 
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
     public Page list(Predicate<StoredResource> filter, String afterKey, int limit) {
-        lock.lock();
-        try {
-            return index.page(filter, afterKey, limit, ring.position());
-        } finally {
-            lock.unlock();
-        }
+        return list(filter, afterKey, limit, Long.MAX_VALUE);
+    }
+
+    /**
+     * A page as {@link #list(Predicate, String, int)}, cut short once its resources hold {@code maxBytes}
+     * ({@link StoredResource#storedBytes}; the first always fits): {@code nextKey} then says where the next page starts.
+     */
+    public Page list(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes) {
+        return scans.page(filter, afterKey, limit, maxBytes).page();
     }
 
     /** The current position of this view: per partition, the offset of the next record it reads. */
@@ -206,9 +218,20 @@ public final class ResourceView implements AutoCloseable {
         lock.lock();
         try {
             String problem = from == null ? null : ring.replayProblem(from, topic);
-            List<StoredResource> items = list && problem == null
-                ? index.page(filter, afterKey, Integer.MAX_VALUE, null).items() : List.of();
-            return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), items);
+            if (!list || problem != null) {
+                return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), List.of());
+            }
+        } finally {
+            lock.unlock();
+        }
+        // Scanned outside the lock; the replay check is taken again after it, at a later instant, which only finds
+        // more evicted: a watch whose changes survived until then has them all from its cursor to the scan's position.
+        ChunkedScan.Result scan = scans.page(filter, afterKey, Integer.MAX_VALUE, Long.MAX_VALUE);
+        lock.lock();
+        try {
+            String problem = from == null ? null : ring.replayProblem(from, topic);
+            return new WatchStart(problem, Math.min(ring.firstSeq(), scan.nextSeq()), scan.nextSeq(), scan.page().position(),
+                problem == null ? scan.page().items() : List.of());
         } finally {
             lock.unlock();
         }
@@ -225,6 +248,29 @@ public final class ResourceView implements AutoCloseable {
             return ring.read(fromSeq, max);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Tells {@code listener} after each batch of records the view applied and once at close, on the reader's thread and
+     * outside the lock, so that a waiting watch can be woken without a thread that blocks for it.
+     */
+    public void onChange(Runnable listener) {
+        changeListeners.add(listener);
+    }
+
+    /** The number the next change will get, as of the last applied poll; without the lock. */
+    public long nextSeq() {
+        return publishedSeq;
+    }
+
+    private void tellListeners() {
+        for (Runnable listener : changeListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A resource view change listener failed", e);
+            }
         }
     }
 
@@ -248,6 +294,7 @@ public final class ResourceView implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        tellListeners();
         // With the reader stopped nothing changes the view any more: it is written as it stands, at its position.
         snapshots.close(() -> index.sortedLive() && !reader.failed() && reader.stopped());
     }
@@ -281,10 +328,12 @@ public final class ResourceView implements AutoCloseable {
             try {
                 records.forEach(this::apply);
                 ring.advance(positions);
+                publishedSeq = ring.nextSeq();
                 changed.signalAll();
             } finally {
                 lock.unlock();
             }
+            tellListeners();
         }
 
         @Override

@@ -64,6 +64,14 @@ public abstract class StoredResource {
     /** The value's length in bytes; -1 for {@link #absent}. */
     protected abstract int valueLength();
 
+    /**
+     * What this resource costs as the view stores it: its key's characters and its value's bytes (as encoded on the
+     * topic). The measure of the view's byte budgets: lists, the change ring.
+     */
+    public final long storedBytes() {
+        return key.length() + Math.max(0, valueLength());
+    }
+
     public final String key() {
         return key;
     }

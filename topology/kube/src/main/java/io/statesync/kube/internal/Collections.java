@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.rest.WatchCursor;
@@ -64,14 +65,21 @@ public final class Collections {
     private ListPage page(Context ctx, Predicate<StoredResource> filter) throws InterruptedException {
         String rv = ctx.queryParam("resourceVersion");
         Continue from = Continue.decode(ctx.queryParam("continue"));
-        // As Kubernetes' watch cache serves resourceVersion=0, "any version" lists are served whole.
-        int limit = "0".equals(rv) || ctx.queryParam("limit") == null ? Integer.MAX_VALUE
-            : limit(ctx.queryParam("limit"));
+        // As Kubernetes' watch cache serves resourceVersion=0, "any version" lists are served whole, up to the budget;
+        // a client that sent a limit follows continue tokens, so past the budget it gets pages all the same.
+        boolean pageable = ctx.queryParam("limit") != null;
+        int limit = "0".equals(rv) || !pageable ? Integer.MAX_VALUE : limit(ctx.queryParam("limit"));
         ResourceView view = context.caughtUpView();
         if (!Versions.isAny(rv) && from == null) {
             requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
         }
-        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit);
+        long maxBytes = context.config().getLong(AppConfig.LIST_MAX_BYTES);
+        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit, maxBytes);
+        if (!pageable && page.nextKey() != null) {
+            // A client that sent no limit does not expect a continue token and would take a partial list for the whole.
+            throw ApiError.badRequest("the list is larger than list.max.bytes=" + maxBytes + " bytes; list in pages:"
+                + " send limit (e.g. limit=500) and follow metadata.continue, as kubectl --chunk-size and informers do");
+        }
         long[] position = from == null ? page.position() : from.position().offsets();
         String next = page.nextKey() == null ? null : new Continue(page.nextKey(), new WatchPosition(position)).encode();
         return new ListPage(page.items(), position, next);

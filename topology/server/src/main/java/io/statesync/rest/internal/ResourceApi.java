@@ -58,10 +58,12 @@ public final class ResourceApi {
     private final Supplier<long[]> committedEndOffsets;
     private final AnsweredWrites answeredWrites;
     private final RenderedJsonCache renderedJson;
+    private final long listMaxBytes;
 
-    public ResourceApi(KeyRouter router, ResourceView view, RenderedJsonCache renderedJson,
+    public ResourceApi(AppConfig config, KeyRouter router, ResourceView view, RenderedJsonCache renderedJson,
                        Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets,
                        AnsweredWrites answeredWrites) {
+        this.listMaxBytes = config.getLong(AppConfig.LIST_MAX_BYTES);
         this.answeredWrites = answeredWrites;
         this.renderedJson = renderedJson;
         this.committedEndOffsets = committedEndOffsets;
@@ -252,7 +254,8 @@ public final class ResourceApi {
         requireView();
         // Read-your-writes: the view first catches up with what was committed when the request arrived.
         view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
-        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit);
+        // A page past list.max.bytes is cut short; its continue token leads on, as a short page under limit does.
+        ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit, listMaxBytes);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
         WatchPosition position = from == null ? new WatchPosition(page.position()) : from.position();
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "ResourceList");

@@ -5,8 +5,14 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -54,6 +60,10 @@ public final class WatchHandler {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final long HEARTBEAT_MS = 10_000;
     private static final int BATCH = 500;
+    /** How often a waiting stream is woken to check its deadline, bookmark and heartbeat. */
+    private static final long TICK_MS = 1_000;
+    /** Batches a stream writes before it lets the other streams have the thread. */
+    private static final int BATCHES_PER_TURN = 8;
     private static final byte[] EVENT_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
     /** The header an EventSource sends with the last id it received when it reconnects. */
     static final String LAST_EVENT_ID = "Last-Event-ID";
@@ -74,6 +84,9 @@ public final class WatchHandler {
         t.setDaemon(true);
         return t;
     });
+    private final WatchLimits limits;
+    /** The threads that write events; a stream holds one only while it has events to write. */
+    private final ExecutorService writers;
     private final Counter tooSlow;
     private final Counter tooFarBehind;
     private volatile boolean closed;
@@ -139,8 +152,22 @@ public final class WatchHandler {
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
         this.tooSlow = cutoffs(registry, "send-timeout");
         this.tooFarBehind = cutoffs(registry, "too-far-behind");
+        this.limits = new WatchLimits(config.getInt(AppConfig.WATCH_MAX_OPEN), config.getInt(AppConfig.WATCH_MAX_OPEN_PER_TOKEN));
+        this.writers = Executors.newFixedThreadPool(config.getInt(AppConfig.WATCH_THREADS), new ThreadFactory() {
+            private final AtomicInteger n = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, "statesync-watch-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            }
+        });
         long period = Math.max(10, sendTimeoutMs / 4);
         watchdog.scheduleWithFixedDelay(this::abortStuckWrites, period, period, TimeUnit.MILLISECONDS);
+        long tickMs = Math.min(config.getLong(AppConfig.WATCH_BOOKMARK_INTERVAL_MS), TICK_MS);
+        watchdog.scheduleWithFixedDelay(this::tick, tickMs, tickMs, TimeUnit.MILLISECONDS);
+        view.onChange(this::viewChanged);
     }
 
     private static Counter cutoffs(MeterRegistry registry, String reason) {
@@ -159,25 +186,54 @@ public final class WatchHandler {
     /**
      * Runs one watch on {@code ctx}'s response until {@code deadline} (epoch millis), the client leaves or the server
      * stops: from {@code from} (null: the current objects first), of the objects {@code filter} selects, written in
-     * {@code format}. A position that cannot be replayed is thrown as a 410 {@link ApiError} before anything is written.
+     * {@code format}. A position that cannot be replayed is thrown as a 410 {@link ApiError}, and a watch past
+     * {@code watch.max.open} or {@code watch.max.open.per.token} as a 429, before anything is written.
+     *
+     * <p>The request then goes asynchronous and this returns: the stream is driven by the watch threads only while it
+     * has something to write, and holds no thread while it waits for changes.
      */
     public void run(Context ctx, WatchCursor from, Predicate<StoredResource> filter, long deadline, WatchFormat format)
-        throws IOException, InterruptedException {
+        throws InterruptedException {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        ResourceView.WatchStart start = start(from, filter);
-        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position(), format);
-        active.add(stream);
+        WatchLimits.Permit permit = limits.acquire(ctx.header("Authorization"), ctx.ip());
+        ResourceView.WatchStart start;
         try {
-            stream.open();
-            if (stream.initialEvents(from, start)) {
-                stream.run(deadline);
+            start = start(from, filter);
+        } catch (RuntimeException | InterruptedException e) {
+            permit.close();
+            throw e;
+        }
+        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position(), format,
+            new Opening(from, start, deadline), permit);
+        active.add(stream);
+        // Javalin calls this once the request is asynchronous, so the stream never writes from two threads at once.
+        ctx.future(() -> {
+            stream.launch();
+            return stream.done;
+        });
+    }
+
+    /** The watches open now. */
+    public int open() {
+        return limits.open();
+    }
+
+    /** Wakes every waiting stream that has changes to read; on the view's reader thread, so it only hands work off. */
+    private void viewChanged() {
+        long next = view.nextSeq();
+        for (Stream s : active) {
+            if (s.seq < next || closed) {
+                s.wake();
             }
-        } catch (IOException e) {
-            // The client went away, or the watchdog cut it off; either way this stream is over.
-        } finally {
-            active.remove(stream);
+        }
+    }
+
+    /** Wakes every waiting stream so that it checks its deadline, bookmark and heartbeat. */
+    private void tick() {
+        for (Stream s : active) {
+            s.wake();
         }
     }
 
@@ -259,18 +315,44 @@ public final class WatchHandler {
 
     public void close() {
         closed = true;
+        tick();
         watchdog.shutdownNow();
+        writers.shutdown();
+        try {
+            writers.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writers.shutdownNow();
     }
 
-    /** One client's stream: a cursor into the view's change ring plus the client's position. */
+    /** Where a stream starts: the client's cursor, the view's state taken for it, and its deadline. */
+    private record Opening(WatchCursor from, ResourceView.WatchStart start, long deadline) {
+    }
+
+    /**
+     * One client's stream: a cursor into the view's change ring plus the client's position. It runs in turns on the
+     * watch threads ({@link #wake}); between turns it holds no thread, only its connection.
+     */
     private final class Stream {
         private final Context ctx;
         private final Predicate<StoredResource> filter;
         private final WatchFormat format;
+        private final WatchLimits.Permit permit;
+        private final long deadline;
+        /** Completed when the stream ends; Javalin then completes the asynchronous request. */
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        /**
+         * Set while a turn is queued or running, so that one stream never runs on two threads; set from the start,
+         * until {@link #launch}, so that nothing wakes the stream before its request is asynchronous.
+         */
+        private final AtomicBoolean scheduled = new AtomicBoolean(true);
+        private Opening opening;
         private OutputStream out;
         private ServletChannel channel;
         private WatchPosition position;
-        private long seq;
+        /** The next change this stream reads; read by the view's reader thread to decide whom to wake. */
+        private volatile long seq;
         private long lastBookmark = System.currentTimeMillis();
         private long lastWrite = System.currentTimeMillis();
         /** System.nanoTime() when the write in progress began, 0 when none is; read by the watchdog. */
@@ -279,23 +361,87 @@ public final class WatchHandler {
         /** A replay starts far behind the head by design; only lag that builds up after catching up counts. */
         private boolean caughtUp;
 
-        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position, WatchFormat format) {
+        Stream(Context ctx, Predicate<StoredResource> filter, WatchPosition position, WatchFormat format, Opening opening,
+               WatchLimits.Permit permit) {
             this.ctx = ctx;
             this.format = format;
             this.filter = filter;
             this.position = position;
+            this.opening = opening;
+            this.permit = permit;
+            this.deadline = opening.deadline();
+            this.seq = opening.start().nextSeq();
+        }
+
+        /** The first turn, once the request is asynchronous. */
+        void launch() {
+            try {
+                writers.execute(this::turn);
+            } catch (RejectedExecutionException stopping) {
+                finish();
+            }
+        }
+
+        /** Queues a turn unless one is queued or running already. */
+        void wake() {
+            if (done.isDone() || !scheduled.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                writers.execute(this::turn);
+            } catch (RejectedExecutionException stopping) {
+                finish();
+            }
+        }
+
+        /** Writes what there is to write, then lets go of the thread; wakes itself again when more arrived meanwhile. */
+        private void turn() {
+            boolean more;
+            try {
+                more = opening != null ? begin() : step();
+            } catch (IOException | RuntimeException e) {
+                // The client went away, the watchdog cut it off, or the request ended under it: the stream is over.
+                more = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                more = false;
+            }
+            if (!more) {
+                finish();
+                return;
+            }
+            scheduled.set(false);
+            if (view.nextSeq() > seq) {
+                wake();
+            }
+        }
+
+        private boolean begin() throws IOException, InterruptedException {
+            Opening o = opening;
+            opening = null;
+            open();
+            return initialEvents(o.from(), o.start());
+        }
+
+        /** Ends the stream once: its permit goes back and the request completes. */
+        private void finish() {
+            if (active.remove(this)) {
+                permit.close();
+                done.complete(null);
+            }
         }
 
         void open() throws IOException {
             ctx.status(200);
+            ctx.res().setStatus(200);
             ctx.res().setContentType(format.contentType());
             ctx.res().setHeader("Cache-Control", "no-cache");
             ctx.res().setHeader("X-Accel-Buffering", "no");
             out = ctx.res().getOutputStream();
             channel = ServletContextRequest.getServletContextRequest(ctx.req()).getServletChannel();
-            byte[] opening = format.opening();
-            if (opening.length > 0) {
-                write(opening);
+            byte[] bytes = format.opening();
+            if (bytes.length > 0) {
+                write(bytes);
             } else {
                 out.flush();
             }
@@ -329,28 +475,36 @@ public final class WatchHandler {
             return true;
         }
 
-        void run(long deadline) throws IOException, InterruptedException {
+        /**
+         * One turn: the changes that are there (a few batches at most, so that other streams get the thread), then a
+         * bookmark or heartbeat when due. False when the stream is over.
+         */
+        private boolean step() throws IOException, InterruptedException {
+            if (closed || done.isDone() || System.currentTimeMillis() >= deadline) {
+                return false;
+            }
             long bookmarkMs = config.getLong(AppConfig.WATCH_BOOKMARK_INTERVAL_MS);
             int maxQueue = config.getInt(AppConfig.WATCH_MAX_QUEUE);
-            while (!closed && System.currentTimeMillis() < deadline) {
+            for (int i = 0; i < BATCHES_PER_TURN && view.nextSeq() > seq; i++) {
                 if (caughtUp && view.backlog(seq) > maxQueue) {
                     tooFarBehind.increment();
                     error(429, "TooSlow", "this client fell more than watch.max.queue=" + maxQueue + " changes behind");
-                    return;
+                    return false;
                 }
-                ResourceView.Batch batch = view.await(seq, BATCH, Duration.ofMillis(Math.min(bookmarkMs, 1_000)));
+                ResourceView.Batch batch = view.await(seq, BATCH, Duration.ZERO);
                 if (batch.evicted()) {
                     error(410, "Gone", "the changes after this position were evicted; list again");
-                    return;
+                    return false;
                 }
                 deliver(batch);
-                long now = System.currentTimeMillis();
-                if (now - lastBookmark >= bookmarkMs) {
-                    bookmark(false);
-                } else if (now - lastWrite >= HEARTBEAT_MS && format.heartbeat() != null) {
-                    write(format.heartbeat());
-                }
             }
+            long now = System.currentTimeMillis();
+            if (now - lastBookmark >= bookmarkMs) {
+                bookmark(false);
+            } else if (now - lastWrite >= HEARTBEAT_MS && format.heartbeat() != null) {
+                write(format.heartbeat());
+            }
+            return true;
         }
 
         private void deliver(ResourceView.Batch batch) throws IOException {

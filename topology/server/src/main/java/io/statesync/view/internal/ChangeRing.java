@@ -11,7 +11,8 @@ import io.statesync.view.StoredResource;
 /**
  * The view's recent changes, for watches, and its position: per partition of statesync.resources, the offset of the
  * next record to read. Each change is numbered ({@code seq}) in the order the view applied it; the ring keeps the last
- * {@code capacity} of them, and a watch is a cursor into it, so nothing is queued per client.
+ * {@code capacity} of them, and no more than {@code maxBytes} of their resources ({@link StoredResource#storedBytes}),
+ * so that a burst of large objects cannot hold the heap; a watch is a cursor into it, so nothing is queued per client.
  *
  * <p>A position can be replayed when no change after it has left the ring: per partition it must be at or above both
  * where the view started reading and the offset after the newest change evicted from that partition. After a start
@@ -22,7 +23,10 @@ import io.statesync.view.StoredResource;
 public final class ChangeRing {
 
     private final int capacity;
+    private final long maxBytes;
     private final Change[] ring;
+    /** The stored bytes of the changes' resources now in the ring. */
+    private long bytes;
     private long oldestSeq;
     private long nextSeq;
     private long[] positions;
@@ -30,7 +34,12 @@ public final class ChangeRing {
     private long[] evictedBelow;
 
     public ChangeRing(int capacity) {
+        this(capacity, Long.MAX_VALUE);
+    }
+
+    public ChangeRing(int capacity, long maxBytes) {
         this.capacity = capacity;
+        this.maxBytes = maxBytes;
         this.ring = new Change[capacity];
     }
 
@@ -53,13 +62,32 @@ public final class ChangeRing {
      */
     public void add(int partition, long offset, String key, StoredResource now, StoredResource previous) {
         Type type = now == null ? Type.DELETED : previous == null ? Type.ADDED : Type.MODIFIED;
-        if (nextSeq - oldestSeq == capacity) {
-            Change gone = ring[(int) (oldestSeq++ % capacity)];
-            evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
+        StoredResource resource = now == null ? deleted(key, previous) : now;
+        long size = resource.storedBytes();
+        while (nextSeq - oldestSeq == capacity || nextSeq > oldestSeq && bytes + size > maxBytes) {
+            evictOldest();
         }
-        ring[(int) (nextSeq % capacity)] = new Change(nextSeq, partition, offset, type, key,
-            now == null ? deleted(key, previous) : now, previous);
+        ring[(int) (nextSeq % capacity)] = new Change(nextSeq, partition, offset, type, key, resource, previous);
+        bytes += size;
         nextSeq++;
+    }
+
+    private void evictOldest() {
+        int slot = (int) (oldestSeq++ % capacity);
+        Change gone = ring[slot];
+        ring[slot] = null;
+        bytes -= gone.resource().storedBytes();
+        evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
+    }
+
+    /** The stored bytes of the resources of the changes in the ring. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Changes in the ring. */
+    public long size() {
+        return nextSeq - oldestSeq;
     }
 
     private static StoredResource deleted(String key, StoredResource previous) {

@@ -127,23 +127,47 @@ public final class ResourceIndex {
 
     /** A page in key order after {@code afterKey}, tagged with {@code position}. Under the lock. */
     public Page page(Predicate<StoredResource> filter, String afterKey, int limit, long[] position) {
+        return page(filter, afterKey, limit, Long.MAX_VALUE, position);
+    }
+
+    /**
+     * A page in key order after {@code afterKey}, tagged with {@code position}, of at most {@code limit} resources and
+     * {@code maxBytes} of them ({@link StoredResource#storedBytes}; the first always fits). Under the lock.
+     */
+    public Page page(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes, long[] position) {
         Collection<Map.Entry<String, StoredResource>> tail = afterKey == null ? sorted.entrySet()
             : sorted.tailMap(afterKey, false).entrySet();
         List<StoredResource> items = new ArrayList<>();
         String last = null;
         boolean more = false;
+        long bytes = 0;
         for (Map.Entry<String, StoredResource> e : tail) {
             if (!filter.test(e.getValue())) {
                 continue;
             }
-            if (items.size() == limit) {
+            long size = e.getValue().storedBytes();
+            if (items.size() == limit || !items.isEmpty() && bytes + size > maxBytes) {
                 more = true;
                 break;
             }
+            bytes += size;
             items.add(e.getValue());
             last = e.getKey();
         }
         return new Page(items, position, more ? last : null);
+    }
+
+    /** Up to {@code max} resources in key order after {@code afterKey} (from the first when null). Under the lock. */
+    public List<StoredResource> chunk(String afterKey, int max) {
+        Collection<StoredResource> tail = afterKey == null ? sorted.values() : sorted.tailMap(afterKey, false).values();
+        List<StoredResource> out = new ArrayList<>(Math.min(max, sorted.size()));
+        for (StoredResource r : tail) {
+            if (out.size() == max) {
+                break;
+            }
+            out.add(r);
+        }
+        return out;
     }
 
     /** Every resource in key order. Under the lock. */

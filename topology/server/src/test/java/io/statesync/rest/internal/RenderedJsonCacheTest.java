@@ -95,6 +95,23 @@ class RenderedJsonCacheTest {
     }
 
     @Test
+    void shouldEvictByBytesSoThatLargeObjectsNeverPassTheBudget() {
+        RenderedJsonCache bounded = new RenderedJsonCache(1 << 10, 10_000, r -> {
+            renders.incrementAndGet();
+            return new byte[Integer.parseInt(r.getMetadata().getName())];
+        });
+        for (int k = 0; k < 500; k++) {
+            bounded.json("k/" + k, resource(String.valueOf(1_000 + k), "1"));
+            assertThat(bounded.bytes()).as("bytes after object %d", k).isLessThanOrEqualTo(10_000);
+        }
+        assertThat(bounded.bytes()).as("the cache still holds what fits").isGreaterThan(5_000);
+        bounded.json("k/huge", resource("20000", "1"));
+        bounded.json("k/huge", resource("20000", "1"));
+        assertThat(renders).as("an object larger than the budget is rendered and not kept").hasValue(502);
+        assertThat(bounded.bytes()).isLessThanOrEqualTo(10_000);
+    }
+
+    @Test
     void shouldRefuseASlotCountThatIsNotAPowerOfTwo() {
         assertThatThrownBy(() -> new RenderedJsonCache(6, r -> new byte[0])).isInstanceOf(IllegalArgumentException.class);
     }

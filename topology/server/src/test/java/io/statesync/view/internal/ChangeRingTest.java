@@ -82,4 +82,28 @@ class ChangeRingTest {
         assertThat(ring.reached(new long[] {5, 4})).isFalse();
         assertThat(ring.reached(new long[] {5})).as("partitions the target does not name").isTrue();
     }
+
+    @Test
+    void shouldEvictTheOldestChangesOnceTheirBytesPassTheBudget() {
+        // Each change's resource stores 1,000 value bytes and a 5-character key; the budget holds three of them.
+        ChangeRing ring = new ChangeRing(1_000, 3 * 1_005);
+        ring.startAt(new long[] {0});
+        for (long offset = 0; offset < 10; offset++) {
+            ring.add(0, offset, "k/n/a", stored("k/n/a", 1_000), null);
+            assertThat(ring.bytes()).as("bytes after change %d", offset).isLessThanOrEqualTo(3 * 1_005);
+        }
+        ring.advance(new long[] {10});
+
+        assertThat(ring.size()).isEqualTo(3);
+        assertThat(ring.firstSeq()).isEqualTo(7);
+        assertThat(ring.replayProblem(new long[] {6}, "t")).contains("oldest available 7");
+        assertThat(ring.replayProblem(new long[] {7}, "t")).isNull();
+        ring.add(0, 10, "k/n/big", stored("k/n/big", 10_000), null);
+        assertThat(ring.size()).as("a change larger than the budget is kept alone").isEqualTo(1);
+    }
+
+    private static StoredResource stored(String key, int valueBytes) {
+        return StoredResource.of(key, new byte[valueBytes],
+            new io.statesync.topology.ResourceSummary(1, io.statesync.avro.SyncStatus.Synced, false), null);
+    }
 }

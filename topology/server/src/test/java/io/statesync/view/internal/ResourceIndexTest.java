@@ -78,6 +78,23 @@ class ResourceIndexTest {
         assertThat(index.sortedValues()).containsExactly(mapped[0], index.get("k/n/b"), mapped[2]);
     }
 
+    @Test
+    void shouldCutAPageShortOnceItsBytesPassTheBudgetAndSayWhereTheNextStarts() {
+        ResourceIndex index = new ResourceIndex();
+        index.useSorted(new TreeMap<>());
+        for (String name : new String[] {"a", "b", "c", "d", "e"}) {
+            put(index, resource("k/n/" + name, 1));
+        }
+        // Each resource stores a 5-character key and 4 value bytes: 9 bytes; 20 hold two of them.
+        Page first = index.page(r -> true, null, 10, 20, new long[] {1});
+        assertThat(keys(first)).containsExactly("k/n/a", "k/n/b");
+        assertThat(first.nextKey()).isEqualTo("k/n/b");
+        Page rest = index.page(r -> true, first.nextKey(), 10, 1, new long[] {1});
+        assertThat(keys(rest)).as("the first resource always fits, so paging moves on").containsExactly("k/n/c");
+        assertThat(rest.nextKey()).isEqualTo("k/n/c");
+        assertThat(index.page(r -> true, null, 10, 1_000, new long[] {1}).nextKey()).isNull();
+    }
+
     private static void put(ResourceIndex index, StoredResource now) {
         index.put(now.key(), index.get(now.key()), now);
     }

@@ -24,19 +24,28 @@ import io.statesync.reconciler.InvalidRuleException;
 
 /**
  * Compiles and runs the CEL expressions of kind policies, with the limits that keep a policy from stalling a
- * reconcile, as Kubernetes limits CRD validation rules: a bounded expression size at compile time, and at run time a
- * cost limit counted in evaluated expression nodes (each step of a comprehension counts) plus a bound on
- * comprehension iterations. Every expression must return a bool; every variable is dynamically typed, since specs
- * and observed states have no schema.
+ * reconcile, as Kubernetes limits CRD validation rules: a bounded expression size at compile time, an estimated
+ * worst-case cost the REST API checks before it accepts a policy ({@link Program#estimatedCost}), and at run time a
+ * cost limit that charges each evaluated node and, for each string or list a call builds or scans, a tenth of its size
+ * ({@link CelCostMeter}), plus a bound on comprehension iterations. Every expression must return a bool; every
+ * variable is dynamically typed, since specs and observed states have no schema.
  */
 public final class CelPrograms {
 
-    /** Evaluated expression nodes one rule may take per evaluation. */
-    public static final long COST_LIMIT = 100_000;
+    /**
+     * The cost one rule may take per evaluation: Kubernetes' per-call limit, in the same units (a node costs one, a
+     * string or list built or scanned a tenth of its size).
+     */
+    public static final long COST_LIMIT = 1_000_000;
+    /**
+     * Evaluated nodes one rule may take per evaluation: a traced node costs this runtime far more time than a
+     * character copied, so nodes are also bounded on their own, below what the cost limit alone would allow.
+     */
+    public static final long STEP_LIMIT = 100_000;
     /** The longest expression accepted, in code points. */
     public static final int MAX_EXPRESSION_LENGTH = 5_000;
     /** Each iteration evaluates at least one node, so the cost limit is always reached first. */
-    private static final int MAX_COMPREHENSION_ITERATIONS = (int) COST_LIMIT;
+    private static final int MAX_COMPREHENSION_ITERATIONS = (int) STEP_LIMIT;
 
     private static final CelOptions OPTIONS = CelOptions.current()
         .enableHeterogeneousNumericComparisons(true)
@@ -46,7 +55,12 @@ public final class CelPrograms {
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().setOptions(OPTIONS).build();
 
     /** A compiled expression and whether it reads a given variable (a transition rule reads oldSelf). */
-    public record Program(String source, CelRuntime.Program program, Set<String> variablesRead) {
+    public record Program(String source, CelRuntime.Program program, Set<String> variablesRead, CelAbstractSyntaxTree ast) {
+
+        /** The worst-case cost of one evaluation when no string or list is longer than {@code sizeBound}. */
+        public long estimatedCost(long sizeBound) {
+            return CelCostEstimator.estimate(ast.getExpr(), sizeBound);
+        }
     }
 
     /** Thrown when an evaluation fails: a missing field, a type error, the cost limit. */
@@ -85,7 +99,7 @@ public final class CelPrograms {
             CelAbstractSyntaxTree ast = compiler(variables).compile(source).getAst();
             Set<String> read = new java.util.HashSet<>();
             ast.getReferenceMap().values().forEach(r -> read.add(r.name()));
-            return new Program(source, RUNTIME.createProgram(ast), Set.copyOf(read));
+            return new Program(source, RUNTIME.createProgram(ast), Set.copyOf(read), ast);
         } catch (CelValidationException | CelEvaluationException e) {
             throw new InvalidRuleException(what + " (" + source + "): " + e.getMessage());
         }
@@ -93,21 +107,16 @@ public final class CelPrograms {
 
     /** Runs {@code p}: true or false, or the reason it could not tell. */
     public static boolean evaluate(Program p, Map<String, ?> activation) throws EvaluationException {
-        long[] cost = {0};
         try {
-            Object result = p.program().trace(activation, (expr, value) -> {
-                if (++cost[0] > COST_LIMIT) {
-                    throw new CostLimitExceeded();
-                }
-            });
+            Object result = p.program().trace(activation, new CelCostMeter(COST_LIMIT, STEP_LIMIT));
             if (result instanceof Boolean b) {
                 return b;
             }
             throw new EvaluationException("the expression returned " + result + ", not a bool");
-        } catch (CostLimitExceeded e) {
+        } catch (CelCostMeter.CostLimitExceeded e) {
             throw new EvaluationException(costMessage());
         } catch (CelEvaluationException e) {
-            if (e.getCause() instanceof CostLimitExceeded) {
+            if (e.getCause() instanceof CelCostMeter.CostLimitExceeded) {
                 throw new EvaluationException(costMessage());
             }
             throw new EvaluationException(e.getMessage());
@@ -117,14 +126,8 @@ public final class CelPrograms {
     }
 
     private static String costMessage() {
-        return "cost limit exceeded: more than " + COST_LIMIT + " evaluation steps";
-    }
-
-    /** Thrown from the trace listener to stop an evaluation that went over its cost. */
-    private static final class CostLimitExceeded extends RuntimeException {
-        CostLimitExceeded() {
-            super("cost limit exceeded", null, false, false);
-        }
+        return "cost limit exceeded: more than " + STEP_LIMIT + " evaluation steps or a cost of more than " + COST_LIMIT
+            + " (a step costs 1, a string or list built or scanned a tenth of its size)";
     }
 
     /**

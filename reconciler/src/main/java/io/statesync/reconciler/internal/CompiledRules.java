@@ -36,6 +36,16 @@ public abstract class CompiledRules<R> {
         return rules.isEmpty();
     }
 
+    /** Each rule's expression, in rule order. */
+    public final List<String> sources() {
+        return programs.stream().map(CelPrograms.Program::source).toList();
+    }
+
+    /** Each rule's worst-case cost when no string or list is longer than {@code sizeBound}, in rule order. */
+    public final List<Long> estimatedCosts(long sizeBound) {
+        return programs.stream().map(p -> p.estimatedCost(sizeBound)).toList();
+    }
+
     protected final List<CelPrograms.Program> programs() {
         return programs;
     }

@@ -63,6 +63,11 @@ public final class AppConfig extends AbstractConfig {
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
     public static final String PATCH_MAX_OPERATIONS = "patch.max.operations";
+
+    public static final String CEL_MAX_ESTIMATED_COST = "cel.max.estimated.cost";
+    public static final String CEL_MAX_ESTIMATED_POLICY_COST = "cel.max.estimated.policy.cost";
+    public static final String CEL_MAX_RULES = "cel.max.rules.per.policy";
+    public static final String CEL_MAX_RULE_BYTES = "cel.max.rule.bytes";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -411,6 +416,17 @@ public final class AppConfig extends AbstractConfig {
             .define(PATCH_MAX_OPERATIONS, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
                 "The most operations one JSON patch may carry (Kubernetes' limit); more are refused with 422 PatchTooLarge. "
                     + "Whatever the count, a patch's result is held to spec.max.bytes and spec.max.depth while it applies.")
+
+            .define(CEL_MAX_ESTIMATED_COST, Type.LONG, 10_000_000L, Range.atLeast(1), Importance.LOW,
+                "Largest estimated worst-case cost of one health or validation rule that PUT /api/v1/kinds accepts "
+                    + "(Kubernetes' per-expression limit); every string or list a rule reads is taken to be spec.max.bytes long.")
+            .define(CEL_MAX_ESTIMATED_POLICY_COST, Type.LONG, 100_000_000L, Range.atLeast(1), Importance.LOW,
+                "Largest sum of the estimated costs of one kind policy's rules that PUT /api/v1/kinds accepts "
+                    + "(Kubernetes' per-CRD limit).")
+            .define(CEL_MAX_RULES, Type.INT, 64, Range.between(1, 10_000), Importance.LOW,
+                "Most health and validation rules, together, that PUT /api/v1/kinds accepts in one kind policy.")
+            .define(CEL_MAX_RULE_BYTES, Type.INT, 5_000, Range.between(16, 100_000), Importance.LOW,
+                "Longest rule expression, in UTF-8 bytes, that PUT /api/v1/kinds accepts.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

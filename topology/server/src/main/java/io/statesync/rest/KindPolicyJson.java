@@ -15,6 +15,8 @@ import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ValidationRule;
 import io.statesync.avro.OrphanPolicy;
 import io.statesync.topology.ResourceKey;
+import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.RuleLimits;
 import io.statesync.topology.PolicyCatalog;
 
 /**
@@ -33,6 +35,14 @@ public final class KindPolicyJson {
      * {@code kindFromPath} wins over a kind field and must agree with it when both are given.
      */
     public static KindPolicy fromJson(JsonNode n, String kindFromPath) {
+        return fromJson(n, kindFromPath, null);
+    }
+
+    /**
+     * As {@link #fromJson(JsonNode, String)}, and the rules must keep {@code limits} (count and length before they
+     * are compiled, estimated cost after); {@code limits} null checks none of them.
+     */
+    public static KindPolicy fromJson(JsonNode n, String kindFromPath, RuleLimits limits) {
         if (n == null || !n.isObject()) {
             throw new IllegalArgumentException("a kind policy must be an object");
         }
@@ -60,7 +70,14 @@ public final class KindPolicyJson {
             requireName("shortNames", shortName);
         }
         KindPolicy policy = b.build();
-        PolicyCatalog.toReconcilePolicy(policy);
+        if (limits != null) {
+            limits.checkSources(policy.getHealthRules().stream().map(r -> r.getWhen()).toList(),
+                policy.getValidationRules().stream().map(r -> r.getRule()).toList());
+        }
+        ReconcilePolicy compiled = PolicyCatalog.toReconcilePolicy(policy);
+        if (limits != null) {
+            limits.checkCost(compiled);
+        }
         return policy;
     }
 

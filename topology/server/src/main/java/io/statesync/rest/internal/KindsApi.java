@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import io.statesync.avro.KindPolicy;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
+import io.statesync.reconciler.RuleLimits;
 import io.statesync.rest.KindPolicyJson;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
@@ -66,7 +67,7 @@ public final class KindsApi {
         requireShape(body);
         KindPolicy policy;
         try {
-            policy = KindPolicyJson.fromJson(body, kind);
+            policy = KindPolicyJson.fromJson(body, kind, ruleLimits(config));
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest(e.getMessage());
         }
@@ -134,6 +135,13 @@ public final class KindsApi {
 
     private KindPolicy decode(byte[] bytes) {
         return serdes.kindPolicy().deserializer().deserialize(topics.kinds(), bytes);
+    }
+
+    /** The bounds of AppConfig's cel.* keys, with spec.max.bytes as the worst-case length of what a rule reads. */
+    static RuleLimits ruleLimits(AppConfig config) {
+        return new RuleLimits(config.getInt(AppConfig.CEL_MAX_RULES), config.getInt(AppConfig.CEL_MAX_RULE_BYTES),
+            config.getLong(AppConfig.CEL_MAX_ESTIMATED_COST), config.getLong(AppConfig.CEL_MAX_ESTIMATED_POLICY_COST),
+            config.getInt(AppConfig.SPEC_MAX_BYTES));
     }
 
     private static Map<String, String> fieldTypes() {

@@ -76,6 +76,9 @@ public final class ReconcileMetrics {
         for (String source : new String[] {"desired", "observed", "kinds", "unknown"}) {
             dlqCounter(source);
         }
+        for (String source : new String[] {"desired", "observed", "other"}) {
+            quarantinedCounter(source);
+        }
         reconcileCounter("none", "success");
         for (String result : new String[] {RESULT_CONVERGED, RESULT_CORRECTION, RESULT_NOOP, RESULT_ERROR}) {
             durationTimer("none", result);
@@ -138,6 +141,21 @@ public final class ReconcileMetrics {
 
     public void dlq(String source) {
         dlqCounter(source).increment();
+    }
+
+    /**
+     * An input whose processing failed went to the DLQ and the task went on (statesync_quarantined_total). The source
+     * is the input topic's role (desired, observed or other), so the series exist from the start at 0.
+     */
+    public void quarantined(String topic) {
+        String source = topic.endsWith("desired") ? "desired" : topic.endsWith("observed") ? "observed" : "other";
+        quarantinedCounter(source).increment();
+    }
+
+    private Counter quarantinedCounter(String source) {
+        return counters.computeIfAbsent("quarantined|" + source, k -> Counter.builder("statesync_quarantined_total")
+            .description("Inputs sent to the dead-letter topic because processing them failed").tag("source", source)
+            .register(registry));
     }
 
     public void staleObservation() {

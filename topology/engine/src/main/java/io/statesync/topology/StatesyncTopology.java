@@ -18,6 +18,7 @@ import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.DlqProductionExceptionHandler;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
+import io.statesync.topology.internal.QuarantiningProcessor;
 import io.statesync.topology.internal.TopologyContext;
 import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -91,8 +92,9 @@ public final class StatesyncTopology {
         t.addSource(OBSERVED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.observed());
         AdmissionCommits admissionCommits = new AdmissionCommits(config.getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS),
             config.getLong(AppConfig.ADMISSION_COMMIT_MAX_RATE));
-        t.addProcessor(ADMISSION, () -> new AdmissionProcessor(ctx, admissionCommits), DESIRED_SOURCE);
-        t.addProcessor(OBSERVATION, () -> new ObservationProcessor(ctx), OBSERVED_SOURCE);
+        // Both take client and agent input: an Error while processing one record quarantines that record.
+        t.addProcessor(ADMISSION, () -> QuarantiningProcessor.wrap(new AdmissionProcessor(ctx, admissionCommits)), DESIRED_SOURCE);
+        t.addProcessor(OBSERVATION, () -> QuarantiningProcessor.wrap(new ObservationProcessor(ctx)), OBSERVED_SOURCE);
         t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
         t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());
         t.addProcessor(DEPENDENTS_INDEX, () -> new DependentsIndexProcessor(ctx), DEPENDENTS_SOURCE);
@@ -159,6 +161,11 @@ public final class StatesyncTopology {
      * then the exactly-once batching defaults, which yield to anything passed through.
      */
     public static Properties streamsProperties(AppConfig config, ReconcileMetrics metrics) {
+        return streamsProperties(config, metrics, new TaskFailures(Clock.systemUTC()));
+    }
+
+    /** As {@link #streamsProperties(AppConfig, ReconcileMetrics)}, with the instance's record of failing tasks. */
+    public static Properties streamsProperties(AppConfig config, ReconcileMetrics metrics, TaskFailures failures) {
         Map<String, Object> p = new HashMap<>();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(AppConfig.APPLICATION_ID));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
@@ -186,6 +193,7 @@ public final class StatesyncTopology {
         // Not under "topic.": Streams would apply that to its internal topics' configs.
         p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());
         p.put(ReconcileMetrics.CONFIG_KEY, metrics);
+        p.put(TaskFailures.CONFIG_KEY, failures);
         p.putAll(config.clientProps(AppConfig.STREAMS_PREFIX));
         config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));

@@ -29,6 +29,20 @@ class StreamsPropertiesTest {
     }
 
     @Test
+    void shouldLetTheStreamThreadsProduceTheLargestRecordAnInputCanCause() {
+        AppConfig config = new AppConfig(Map.of(AppConfig.SPEC_MAX_BYTES, 65_536));
+        StreamsConfig streams = new StreamsConfig(StatesyncTopology.streamsProperties(config, metrics()));
+        int largest = 6 * 65_536 + 1_048_576;
+
+        assertThat(OutputLimits.maxRecordBytes(config)).isEqualTo(largest);
+        assertThat(producerConfig(Map.of(AppConfig.SPEC_MAX_BYTES, "65536")).getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG))
+            .isEqualTo(largest);
+        assertThat(streams.originals().get(StreamsConfig.topicPrefix("max.message.bytes"))).isEqualTo(Integer.toString(largest));
+        assertThat(streams.getClass(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG))
+            .isEqualTo(io.statesync.topology.internal.DlqProductionExceptionHandler.class);
+    }
+
+    @Test
     void shouldLetAStreamsSettingOverrideTheDefaults() {
         Properties p = StatesyncTopology.streamsProperties(new AppConfig(Map.of(
             "streams." + StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "false",

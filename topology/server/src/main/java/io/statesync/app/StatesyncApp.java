@@ -28,6 +28,7 @@ import io.statesync.serde.SerdeConfig;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.OutputLimits;
+import io.statesync.topology.TaskFailures;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -54,6 +55,8 @@ public final class StatesyncApp implements AutoCloseable {
     private final AppConfig config;
     private final PrometheusMeterRegistry registry = new AppMeterRegistry();
     private final ReconcileMetrics metrics = new ReconcileMetrics(registry);
+    /** Failing stream tasks and threads, which /readyz reports (a Streams state of RUNNING does not show them). */
+    private final TaskFailures taskFailures = new TaskFailures(java.time.Clock.systemUTC());
     private KafkaStreams streams;
     private RestServer rest;
     private KafkaStreamsMetrics streamsMetrics;
@@ -110,6 +113,7 @@ public final class StatesyncApp implements AutoCloseable {
         }
         schemas = new SchemaRegistration(SchemaRegistryClients.forConfig(serdeConfig), topics);
         rest.addReadinessCheck(schemas::problem);
+        rest.addReadinessCheck(taskFailures::problem);
         schemas.start();
     }
 
@@ -142,6 +146,7 @@ public final class StatesyncApp implements AutoCloseable {
         KafkaStreams created = new KafkaStreams(topology, streamsProperties(advertisedServer));
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Stream thread died; replacing it", e);
+            taskFailures.failed("stream thread " + Thread.currentThread().getName(), e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streamsMetrics = new KafkaStreamsMetrics(created);
@@ -151,7 +156,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     /** The topology's properties plus what only the instance knows: its address, its identity, its memory budget, restores, rejoins, retries. */
     private Properties streamsProperties(String advertisedServer) {
-        Properties props = StatesyncTopology.streamsProperties(config, metrics);
+        Properties props = StatesyncTopology.streamsProperties(config, metrics, taskFailures);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedServer);
         String instanceId = config.getString(AppConfig.GROUP_INSTANCE_ID);
         if (!instanceId.isEmpty()) {

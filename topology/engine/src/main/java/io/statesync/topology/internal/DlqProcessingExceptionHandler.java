@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TaskFailures;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -23,8 +24,12 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     private static final Logger LOG = LoggerFactory.getLogger(DlqProcessingExceptionHandler.class);
 
+    /** The reason header of an input whose processing raised an Error (a StackOverflowError, an OutOfMemoryError). */
+    public static final String QUARANTINED = "Quarantined";
+
     private String dlqTopic;
     private ReconcileMetrics metrics;
+    private TaskFailures failures;
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -34,6 +39,8 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
         // Streams properties not built by StatesyncTopology.streamsProperties carry no instance: count into a
         // registry of the handler's own, which nothing exports.
         metrics = m instanceof ReconcileMetrics rm ? rm : new ReconcileMetrics(new SimpleMeterRegistry());
+        Object f = configs.get(TaskFailures.CONFIG_KEY);
+        failures = f instanceof TaskFailures tf ? tf : new TaskFailures(java.time.Clock.systemUTC());
     }
 
     @Override
@@ -43,13 +50,17 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
             // than dead-lettering every record while the registry is down.
             LOG.warn("Schema registry unavailable while processing {}-{}@{}; retrying from the last commit: {}",
                 ctx.topic(), ctx.partition(), ctx.offset(), exception.toString());
+            failures.failed("task " + ctx.taskId() + " at " + ctx.topic() + "-" + ctx.partition() + "@" + ctx.offset(), exception);
             return Response.fail();
         }
         LOG.error("Processing failed for a record from {}-{}@{} (node {}); sent to {}",
             ctx.topic(), ctx.partition(), ctx.offset(), ctx.processorNodeId(), dlqTopic, exception);
         metrics.dlq(ctx.topic() == null ? "unknown" : ctx.topic());
-        var headers = DeadLetters.headers(ctx.headers(), "ProcessingError", exception, exception.getMessage(),
-            ctx.topic(), ctx.partition(), ctx.offset());
+        metrics.quarantined(ctx.topic() == null ? "unknown" : ctx.topic());
+        // An Error the processor boundary caught is named by its own class, the reason every operator searches for.
+        boolean error = exception instanceof QuarantiningProcessor.QuarantinedInputException;
+        var headers = DeadLetters.headers(ctx.headers(), error ? QUARANTINED : "ProcessingError",
+            error ? exception.getCause() : exception, exception.getMessage(), ctx.topic(), ctx.partition(), ctx.offset());
         return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));
     }
 

@@ -54,6 +54,20 @@ class ErrorMappingTest {
     }
 
     @Test
+    void shouldMapAPatchTooLargeTo422AndOutputsTooLargeTo413WithTheirReasons() {
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "PatchTooLarge", "too many", null)))
+            .isInstanceOfSatisfying(ApiError.class, e -> {
+                assertThat(e.code()).isEqualTo(422);
+                assertThat(e.reason()).isEqualTo("PatchTooLarge");
+            });
+        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "OutputTooLarge", "paths", null)))
+            .isInstanceOfSatisfying(ApiError.class, e -> {
+                assertThat(e.code()).isEqualTo(413);
+                assertThat(e.reason()).isEqualTo("OutputTooLarge");
+            });
+    }
+
+    @Test
     void shouldLetAcceptedAnswersThrough() {
         assertThatCode(() -> WriteApi.answerErrors(event(EventType.Accepted, "NoOp", "3"))).doesNotThrowAnyException();
     }

@@ -1,0 +1,91 @@
+package io.statesync.rest;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.topology.StatesyncHeaders;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.WriteAdmission;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static io.statesync.rest.RestTestApp.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Writes whose outputs would not fit the topics: once a single one stopped its partition for good (the producer
+ * refused the record, the transaction aborted, and the same input failed again after every restart). Now admission
+ * refuses such a write with 413 and dead-letters it before anything is produced, and every partition keeps
+ * admitting, also after a restart.
+ */
+@ExtendWith(EmbeddedClusterExtension.class)
+class OutputTooLargeAbuseIT {
+
+    /** Under 20 KB, but its 600 fields each repeat a 5,000-character key in their paths: 3 MB per copy. */
+    private static Map<String, Object> repeatedPaths() {
+        Map<String, Object> fields = new HashMap<>();
+        for (int i = 0; i < 600; i++) {
+            fields.put("f" + i, i);
+        }
+        return Map.of("k".repeat(5_000), fields);
+    }
+
+    @Test
+    void shouldRefuseAWriteWhoseOutputsCannotFitAndKeepEveryPartitionAdmittingAcrossARestart() throws Exception {
+        String prefix = RestTestApp.prefix("output-too-large");
+        Map<String, Object> config = RestTestApp.config("output-too-large", prefix);
+        TopicNames topics = new TopicNames(prefix);
+        RestTestApp app = RestTestApp.start(config).as(RestTestApp.WRITER);
+        try {
+            // A first write warms the path (the reply consumer, the owner's task), so the timing is the attack's.
+            assertThat(app.put("/api/v1/resources/WebApp/default/warm", Map.of("spec", Map.of("a", 1))).statusCode()).isEqualTo(201);
+            long start = System.nanoTime();
+            HttpResponse<String> r = app.put("/api/v1/resources/WebApp/default/paths", Map.of("spec", repeatedPaths()));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+            assertThat(json(r).path("reason").asText()).isEqualTo(WriteAdmission.OUTPUT_TOO_LARGE);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(deadLetterReasons(topics.dlq())).contains(WriteAdmission.OUTPUT_TOO_LARGE);
+            app.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
+        } finally {
+            app.close();
+        }
+        RestTestApp again = RestTestApp.start(config).as(RestTestApp.WRITER);
+        try {
+            again.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
+        } finally {
+            again.close();
+        }
+    }
+
+    private static List<String> deadLetterReasons(String dlq) {
+        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.GROUP_ID_CONFIG, "dlq-" + UUID.randomUUID());
+        List<String> reasons = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = c.partitionsFor(dlq).stream().map(p -> new TopicPartition(dlq, p.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            long deadline = System.currentTimeMillis() + 5_000;
+            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p)) && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
+                    var h = rec.headers().lastHeader(StatesyncHeaders.DLQ_ERROR_REASON);
+                    reasons.add(h == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return reasons;
+    }
+}

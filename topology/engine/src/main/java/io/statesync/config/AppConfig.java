@@ -313,7 +313,11 @@ public final class AppConfig extends AbstractConfig {
             .define(APPLICATION_SERVER, Type.STRING, "", Importance.MEDIUM,
                 "host:port other instances use to reach this one's REST API (Kafka Streams application.server). Empty: http.host:http.port.")
             .define(ADMISSION_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM,
-                "How long a REST write waits for its admission event before answering 504.")
+                "How long a REST write waits for its admission event before answering 504. The REST producer's "
+                    + "max.block.ms (a quarter of it), delivery.timeout.ms and request.timeout.ms (half of it) derive "
+                    + "from it, so that a write Kafka had not acknowledged when it was answered 504 is never recorded "
+                    + "later; producer.* or kafka.* overrides whose max.block.ms + delivery.timeout.ms reach it stop "
+                    + "the start.")
             .define(ADMISSION_COMMIT_INTERVAL_MS, Type.LONG, 20L, Range.between(0, 600_000), Importance.MEDIUM,
                 "While REST callers await writes, admission asks Kafka Streams to commit at most this often per stream "
                     + "thread instead of waiting out commit.interval.ms, so an awaited answer is not held back by the "

@@ -270,6 +270,40 @@ class KubeClientIT {
     }
 
     @Test
+    void shouldAnswerTwoConcurrentUpdatesThatShareARequestIdEachWithItsOwnOutcome() throws Exception {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        String shared = "shared-" + UUID.randomUUID();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 5; round++) {
+                String name = "s" + round;
+                String stale = json(app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", name),
+                    "spec", Map.of("n", 0)), "application/json")).path("metadata").path("resourceVersion").asText();
+                String fresh = json(app.send("PUT", path + "/" + name, Map.of("kind", kind, "metadata", Map.of("name", name),
+                    "spec", Map.of("n", 1)), "application/json")).path("metadata").path("resourceVersion").asText();
+                java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(2);
+                var ok = pool.submit(() -> {
+                    barrier.await();
+                    return app.send("PUT", path + "/" + name, Map.of("kind", kind, "metadata", Map.of("name", name,
+                        "resourceVersion", fresh), "spec", Map.of("n", 2)), "application/json", "X-Request-Id", shared);
+                });
+                var conflict = pool.submit(() -> {
+                    barrier.await();
+                    return app.send("PUT", path + "/" + name, Map.of("kind", kind, "metadata", Map.of("name", name,
+                        "resourceVersion", stale), "spec", Map.of("n", -1)), "application/json", "X-Request-Id", shared);
+                });
+                assertThat(ok.get().statusCode()).as("round %d: %s", round, ok.get().body()).isEqualTo(200);
+                assertThat(json(ok.get()).path("spec").path("n").asInt()).isEqualTo(2);
+                assertStatus(conflict.get(), 409, "Conflict");
+                assertThat(ok.get().headers().firstValue("X-Request-Id")).hasValue(shared);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void shouldRefuseDuplicateKeysAndTrailingTokensWithABadRequestStatusAndStoreNothing() {
         String kind = kind();
         String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";

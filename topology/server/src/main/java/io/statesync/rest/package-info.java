@@ -4,11 +4,13 @@
  *   <li><b>Errors</b> are always {@code {"code","reason","message"}} ({@link io.statesync.rest.ApiError}); a 409 adds
  *       {@code resourceVersion} (also in {@code ETag}) so that a client can retry without another read; a 503 carries
  *       {@code Retry-After}.</li>
- *   <li><b>Writes</b> produce to statesync.desired with the request id header ({@code X-Request-Id} when the client sends
- *       one, else a UUID) and wait for the admission event on statesync.events. Accepted answers 201 (created) or 200
- *       ({@code X-Statesync-Admission} gives Created, SpecChanged, MetadataChanged or NoOp); Conflict answers 409;
- *       Invalid answers 400, or 404 for a delete of a missing resource; no answer within admission.timeout.ms answers
- *       504, and re-sending is safe because an identical write is a no-op.</li>
+ *   <li><b>Writes</b> produce to statesync.desired with an answer id the server generates per write and the request
+ *       id ({@code X-Request-Id} when the client sends one, else a UUID, echoed on the answer), and wait for the
+ *       admission event carrying that answer id on statesync.events; the request id never matches answers. Accepted
+ *       answers 201 (created) or 200 ({@code X-Statesync-Admission} gives Created, SpecChanged, MetadataChanged or
+ *       NoOp); Conflict answers 409; Invalid answers 400, or 404 for a delete of a missing resource; no answer within
+ *       admission.timeout.ms answers 504 with an unknown outcome and how to find out (docs/rest.md says per verb when
+ *       re-sending is safe).</li>
  *   <li><b>Point reads</b> ({@code GET} of one resource) are answered from the reading instance's own
  *       read_committed resource view. {@code ?resourceVersion=X} or {@code If-None-Match: "X"} (304 while X is
  *       current) ask for X or newer, and the instance that answered a write remembers its version for the key; when

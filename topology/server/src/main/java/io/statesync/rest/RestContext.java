@@ -139,9 +139,10 @@ public final class RestContext {
     }
 
     /**
-     * Runs a watch on {@code ctx}'s response, the same stream as the server's own watch in another format: from
+     * Starts a watch on {@code ctx}'s response, the same stream as the server's own watch in another format: from
      * {@code from} (null: every current object first), until {@code deadline} (epoch millis). A position that
-     * cannot be replayed is thrown as 410 before anything is written.
+     * cannot be replayed is thrown as 410, and a watch past the caps as 429, before anything is written. The request
+     * then goes asynchronous and this returns; the watch threads write the stream.
      */
     public void watch(Context ctx, WatchCursor from, Predicate<StoredResource> filter, long deadline, WatchFormat format)
         throws IOException, InterruptedException {

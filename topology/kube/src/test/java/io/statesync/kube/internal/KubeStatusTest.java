@@ -29,4 +29,15 @@ class KubeStatusTest {
         assertThat(KubeStatus.reason(ApiError.timeout("x"))).isEqualTo("Timeout");
         assertThat(KubeStatus.reason(new ApiError(429, "TooSlow", "x"))).isEqualTo("TooManyRequests");
     }
+
+    @Test
+    void shouldAnswerAWatchPastItsCapAsTooManyRequestsWithRetryAfter() {
+        ApiError capped = ApiError.tooManyRequests("this client has watch.max.open.per.token=500 watches open", 5);
+        ObjectNode s = KubeStatus.of(capped, "webapps", null);
+
+        assertThat(s.path("reason").asText()).isEqualTo("TooManyRequests");
+        assertThat(s.path("code").asInt()).isEqualTo(429);
+        assertThat(s.path("message").asText()).contains("watch.max.open.per.token");
+        assertThat(capped.retryAfterSeconds()).isEqualTo(5);
+    }
 }

@@ -350,6 +350,8 @@ public final class WatchHandler {
         private Opening opening;
         private OutputStream out;
         private ServletChannel channel;
+        /** The connection's idle timeout before the watch, restored when it ends. */
+        private long idleTimeoutMs;
         private WatchPosition position;
         /** The next change this stream reads; read by the view's reader thread to decide whom to wake. */
         private volatile long seq;
@@ -426,6 +428,9 @@ public final class WatchHandler {
         /** Ends the stream once: its permit goes back and the request completes. */
         private void finish() {
             if (active.remove(this)) {
+                if (channel != null && idleTimeoutMs > 0) {
+                    channel.getEndPoint().setIdleTimeout(idleTimeoutMs);
+                }
                 permit.close();
                 done.complete(null);
             }
@@ -439,6 +444,11 @@ public final class WatchHandler {
             ctx.res().setHeader("X-Accel-Buffering", "no");
             out = ctx.res().getOutputStream();
             channel = ServletContextRequest.getServletContextRequest(ctx.req()).getServletChannel();
+            // An asynchronous request is failed by the connection's idle timeout, which a request on a thread is not: a
+            // quiet watch without heartbeats (the Kubernetes format) would end after it. A watch's connection carries
+            // only the watch, and a stuck write has its own watchdog; the timeout comes back when the watch ends.
+            idleTimeoutMs = channel.getEndPoint().getIdleTimeout();
+            channel.getEndPoint().setIdleTimeout(0);
             byte[] bytes = format.opening();
             if (bytes.length > 0) {
                 write(bytes);

@@ -52,15 +52,22 @@ public final class ChunkedScan {
         } finally {
             lock.unlock();
         }
-        TreeMap<String, StoredResource> found = new TreeMap<>();
+        List<StoredResource> found = new ArrayList<>();
         String end = scan(filter, afterKey, limit, maxBytes, found);
         lock.lock();
         try {
             if (ring.firstSeq() > startSeq) {
                 return new Result(index.page(filter, afterKey, limit, maxBytes, ring.position()), ring.nextSeq());
             }
-            patch(found, filter, afterKey, end, startSeq);
-            return new Result(trim(found, limit, maxBytes, end, ring.position()), ring.nextSeq());
+            List<Change> changes = ring.read(startSeq, Integer.MAX_VALUE).changes();
+            if (changes.isEmpty()) {
+                // Nothing changed during the scan: the page is exact as scanned, and no sorted copy is needed.
+                return new Result(new Page(found, ring.position(), end), ring.nextSeq());
+            }
+            TreeMap<String, StoredResource> sorted = new TreeMap<>();
+            found.forEach(r -> sorted.put(r.key(), r));
+            patch(sorted, filter, afterKey, end, changes);
+            return new Result(trim(sorted, limit, maxBytes, end, ring.position()), ring.nextSeq());
         } finally {
             lock.unlock();
         }
@@ -68,7 +75,7 @@ public final class ChunkedScan {
 
     /** Fills {@code found} from chunks; returns the last key of a page cut short, or null when the scan reached the end. */
     private String scan(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes,
-                        TreeMap<String, StoredResource> found) {
+                        List<StoredResource> found) {
         String cursor = afterKey;
         long bytes = 0;
         while (true) {
@@ -85,10 +92,10 @@ public final class ChunkedScan {
                     continue;
                 }
                 if (found.size() == limit || !found.isEmpty() && bytes + r.storedBytes() > maxBytes) {
-                    return found.lastKey();
+                    return found.get(found.size() - 1).key();
                 }
                 bytes += r.storedBytes();
-                found.put(r.key(), r);
+                found.add(r);
             }
             if (chunk.size() < CHUNK) {
                 return null;
@@ -96,11 +103,11 @@ public final class ChunkedScan {
         }
     }
 
-    /** Brings each key in (afterKey, end] that changed since {@code fromSeq} to the index's current state. Under the lock. */
+    /** Brings each key in (afterKey, end] that {@code changes} name to the index's current state. Under the lock. */
     private void patch(TreeMap<String, StoredResource> found, Predicate<StoredResource> filter, String afterKey, String end,
-                       long fromSeq) {
+                       List<Change> changes) {
         Set<String> seen = new HashSet<>();
-        for (Change c : ring.read(fromSeq, Integer.MAX_VALUE).changes()) {
+        for (Change c : changes) {
             String key = c.key();
             boolean inRange = (afterKey == null || key.compareTo(afterKey) > 0) && (end == null || key.compareTo(end) <= 0);
             if (!inRange || !seen.add(key)) {

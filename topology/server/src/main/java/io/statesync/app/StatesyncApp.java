@@ -52,7 +52,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     private final AppConfig config;
     private final PrometheusMeterRegistry registry = new AppMeterRegistry();
-    private final ReconcileMetrics metrics = new ReconcileMetrics(registry);
+    private final ReconcileMetrics metrics;
     private KafkaStreams streams;
     private RestServer rest;
     private KafkaStreamsMetrics streamsMetrics;
@@ -60,6 +60,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     public StatesyncApp(AppConfig config) {
         this.config = config;
+        this.metrics = new ReconcileMetrics(registry, config.getInt(AppConfig.METRICS_MAX_KINDS));
     }
 
     /**

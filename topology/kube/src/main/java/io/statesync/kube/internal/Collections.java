@@ -67,7 +67,7 @@ public final class Collections {
         // As Kubernetes' watch cache serves resourceVersion=0, "any version" lists are served whole.
         int limit = "0".equals(rv) || ctx.queryParam("limit") == null ? Integer.MAX_VALUE
             : limit(ctx.queryParam("limit"));
-        ResourceView view = context.caughtUpView();
+        ResourceView view = context.caughtUpView(ctx);
         if (!Versions.isAny(rv) && from == null) {
             requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
         }

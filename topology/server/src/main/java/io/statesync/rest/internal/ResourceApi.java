@@ -251,7 +251,9 @@ public final class ResourceApi {
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
         requireView();
         // Read-your-writes: the view first catches up with what was committed when the request arrived.
-        view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
+        if (!view.awaitPosition(committedEndOffsets.get(), CATCH_UP_WAIT)) {
+            StaleAnswers.mark(ctx);
+        }
         ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
         WatchPosition position = from == null ? new WatchPosition(page.position()) : from.position();

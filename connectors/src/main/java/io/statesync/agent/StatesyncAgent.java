@@ -45,6 +45,8 @@ import org.slf4j.LoggerFactory;
 public final class StatesyncAgent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatesyncAgent.class);
+    private static final Duration FIRST_POLL_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_POLL_BACKOFF = Duration.ofSeconds(30);
 
     private final AgentConfig config;
     private final Consumer<String, Correction> consumer;
@@ -57,6 +59,9 @@ public final class StatesyncAgent implements AutoCloseable {
     private final ExecutorService applies;
     private volatile Thread pollThread;
     private volatile boolean closed;
+    /** Polls that failed and were retried after a backoff, and the last failure, for the agent's own health checks. */
+    private final java.util.concurrent.atomic.AtomicLong pollFailures = new java.util.concurrent.atomic.AtomicLong();
+    private volatile String lastPollFailure;
 
     /** An agent whose clients use the given serdes; see {@link AgentSerdes} for the project's Avro serde. */
     public StatesyncAgent(ResourceAgent agent, AgentConfig config, Serde<Correction> corrections,
@@ -107,19 +112,55 @@ public final class StatesyncAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * Polls until closed. A poll that throws is retried after a backoff that doubles with each failure in a row, up
+     * to {@link #MAX_POLL_BACKOFF}, rather than ending the loop: an agent whose loop ended applied nothing more while
+     * it looked alive. Its consumer keeps its positions, so nothing is skipped.
+     */
     private void run() {
+        long backoffMs = FIRST_POLL_BACKOFF.toMillis();
         try {
             loop.subscribe();
             while (loop.isRunning()) {
-                loop.pollOnce(config.pollTimeout());
+                try {
+                    loop.pollOnce(config.pollTimeout());
+                    backoffMs = FIRST_POLL_BACKOFF.toMillis();
+                } catch (org.apache.kafka.common.errors.WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    if (!loop.isRunning()) {
+                        break;
+                    }
+                    pollFailures.incrementAndGet();
+                    lastPollFailure = e.toString();
+                    LOG.error("Agent poll failed; polling again in {} ms", backoffMs, e);
+                    pause(backoffMs);
+                    backoffMs = Math.min(MAX_POLL_BACKOFF.toMillis(), backoffMs * 2);
+                }
             }
         } catch (org.apache.kafka.common.errors.WakeupException e) {
             LOG.debug("Poll loop woken up to stop");
-        } catch (RuntimeException e) {
-            LOG.error("Agent poll loop failed; uncommitted corrections will be redelivered", e);
         } finally {
             loop.stop();
         }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Polls that failed and were retried since the start. */
+    public long pollFailures() {
+        return pollFailures.get();
+    }
+
+    /** The last poll failure, or null when none failed. */
+    public String lastPollFailure() {
+        return lastPollFailure;
     }
 
     /** Lists and reports the world now, outside the timer; returns how many reports were sent. */

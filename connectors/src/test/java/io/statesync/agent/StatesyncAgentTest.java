@@ -234,6 +234,21 @@ class StatesyncAgentTest {
     }
 
     @Test
+    void shouldPollAgainAfterAPollFailsAndApplyWhatComesAfter() {
+        start(Map.of());
+        send(correction("WebApp/default/shop", Action.CREATE, 1, Map.of("replicas", 2)));
+        awaitCommitted(1);
+        consumer.schedulePollTask(() -> consumer.setPollException(new org.apache.kafka.common.KafkaException("broker hiccup")));
+        send(correction("WebApp/default/shop", Action.UPDATE, 2, Map.of("replicas", 5)));
+
+        awaitCommitted(2);
+        assertThat(agent.pollFailures()).isEqualTo(1);
+        assertThat(agent.lastPollFailure()).contains("broker hiccup");
+        assertThat(agent.isRunning()).isTrue();
+        assertThat(last(reports("WebApp/default/shop")).getObservedGeneration()).isEqualTo(2);
+    }
+
+    @Test
     void shouldReportOneResourceOnDemand() throws Exception {
         start(Map.of());
         world.state.put("WebApp/default/shop", Map.of("replicas", 4L));

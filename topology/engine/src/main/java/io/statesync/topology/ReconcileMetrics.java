@@ -35,7 +35,12 @@ public final class ReconcileMetrics {
     public static final String QUEUE_TIMER = "timer";
     public static final String QUEUE_BATCH = "batch";
 
+    /** Kinds past metrics.max.kinds when no configuration says otherwise. */
+    public static final int DEFAULT_MAX_KINDS = 100;
+
     private final MeterRegistry registry;
+    /** Caps the kind tag's values: every per-kind meter, the histograms included, takes its kind through here. */
+    private final KindTags kinds;
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
     /** Per queue, per task, the keys with pending work as last measured; a gauge per queue sums the tasks. */
     private final Map<String, Map<String, AtomicLong>> queueDepths = new ConcurrentHashMap<>();
@@ -50,7 +55,13 @@ public final class ReconcileMetrics {
     private final Map<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
     public ReconcileMetrics(MeterRegistry registry) {
+        this(registry, DEFAULT_MAX_KINDS);
+    }
+
+    /** Meters whose kind tag takes at most {@code maxKinds} values besides {@link KindTags#OTHER}. */
+    public ReconcileMetrics(MeterRegistry registry, int maxKinds) {
         this.registry = registry;
+        this.kinds = new KindTags(maxKinds);
         this.collector = new CollectorMetrics(registry);
         this.staleObservations = Counter.builder("statesync_stale_observations_total")
             .description("Observed reports ignored as stale (older observedAt or another uid)").register(registry);
@@ -104,8 +115,9 @@ public final class ReconcileMetrics {
      * @param result   one of the RESULT_ constants (statesync_reconcile_duration_seconds' result)
      */
     public void reconciled(String kind, String decision, String result, long nanos) {
-        reconcileCounter(kind, decision).increment();
-        durationTimer(kind, result).record(Duration.ofNanos(nanos));
+        String tag = kinds.of(kind);
+        reconcileCounter(tag, decision).increment();
+        durationTimer(tag, result).record(Duration.ofNanos(nanos));
     }
 
     /** The keys of {@code task} with pending work in {@code queue} ({@link #QUEUE_TIMER} or {@link #QUEUE_BATCH}). */
@@ -115,24 +127,24 @@ public final class ReconcileMetrics {
     }
 
     public void correctionEmitted(String kind, String action, String reason) {
-        correctionCounter(kind, action, reason).increment();
+        correctionCounter(kinds.of(kind), action, reason).increment();
     }
 
     /** A planned correction of {@code kind} held back because the kind's correction rate was used up. */
     public void correctionDelayed(String kind) {
-        delayedCounter(kind).increment();
+        delayedCounter(kinds.of(kind)).increment();
     }
 
     public void converged(String kind, long millis) {
-        convergenceSummary(kind).record(millis / 1000.0);
+        convergenceSummary(kinds.of(kind)).record(millis / 1000.0);
     }
 
     public void conflict(String kind, String type) {
-        conflictCounter(kind, type).increment();
+        conflictCounter(kinds.of(kind), type).increment();
     }
 
     public void conflict(String kind, String type, int count) {
-        conflictCounter(kind, type).increment(count);
+        conflictCounter(kinds.of(kind), type).increment(count);
     }
 
     public void admission(String result) {
@@ -178,11 +190,12 @@ public final class ReconcileMetrics {
     public void resourceMoved(String task, String from, String to) {
         Map<String, AtomicLong> counts = resourceCounts.computeIfAbsent(task, t -> new ConcurrentHashMap<>());
         if (from != null) {
-            counts.computeIfAbsent(from, k -> new AtomicLong()).decrementAndGet();
+            counts.computeIfAbsent(capped(from), k -> new AtomicLong()).decrementAndGet();
         }
         if (to != null) {
-            resourceGauge(to);
-            counts.computeIfAbsent(to, k -> new AtomicLong()).incrementAndGet();
+            String series = capped(to);
+            resourceGauge(series);
+            counts.computeIfAbsent(series, k -> new AtomicLong()).incrementAndGet();
         }
     }
 
@@ -193,10 +206,19 @@ public final class ReconcileMetrics {
     public void recounted(String task, Map<String, Long> counts) {
         Map<String, AtomicLong> fresh = new ConcurrentHashMap<>();
         counts.forEach((series, n) -> {
-            resourceGauge(series);
-            fresh.put(series, new AtomicLong(n));
+            String capped = capped(series);
+            resourceGauge(capped);
+            fresh.computeIfAbsent(capped, k -> new AtomicLong()).addAndGet(n);
         });
         resourceCounts.put(task, fresh);
+    }
+
+    /** {@code series} with its kind capped: the resources of kinds past the cap count together under {@link KindTags#OTHER}. */
+    private String capped(String series) {
+        int bar = series.indexOf('|');
+        String kind = bar < 0 ? series : series.substring(0, bar);
+        String tag = kinds.of(kind);
+        return tag.equals(kind) ? series : tag + series.substring(Math.max(bar, 0));
     }
 
     /** {@code task} left this instance: its resources are counted where it runs now. */

@@ -54,7 +54,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     private final AppConfig config;
     private final PrometheusMeterRegistry registry = new AppMeterRegistry();
-    private final ReconcileMetrics metrics = new ReconcileMetrics(registry);
+    private final ReconcileMetrics metrics;
     /** Failing stream tasks and threads, which /readyz reports (a Streams state of RUNNING does not show them). */
     private final TaskFailures taskFailures = new TaskFailures(java.time.Clock.systemUTC());
     private KafkaStreams streams;
@@ -64,6 +64,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     public StatesyncApp(AppConfig config) {
         this.config = config;
+        this.metrics = new ReconcileMetrics(registry, config.getInt(AppConfig.METRICS_MAX_KINDS));
     }
 
     /**

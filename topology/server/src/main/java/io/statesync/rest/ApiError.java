@@ -13,17 +13,33 @@ public final class ApiError extends RuntimeException {
     private final String reason;
     private final String resourceVersion;
     private final Integer retryAfterSeconds;
+    private final String errorId;
 
     public ApiError(int code, String reason, String message) {
         this(code, reason, message, null, null);
     }
 
     private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds) {
+        this(code, reason, message, resourceVersion, retryAfterSeconds, null);
+    }
+
+    private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds, String errorId) {
         super(message, null, false, false);
         this.code = code;
         this.reason = reason;
         this.resourceVersion = resourceVersion;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.errorId = errorId;
+    }
+
+    /**
+     * A 500 for an unexpected failure: the body names only {@code errorId}, which the log line with the stack trace
+     * carries too, so that a client learns nothing of the internals (classes, messages, paths) and the operator
+     * finds the cause from the id a client quotes.
+     */
+    public static ApiError internal(String errorId) {
+        return new ApiError(500, "InternalError", "internal error; the server's log has its cause under error id " + errorId,
+            null, null, errorId);
     }
 
     public static ApiError badRequest(String message) {
@@ -106,6 +122,11 @@ public final class ApiError extends RuntimeException {
         return retryAfterSeconds;
     }
 
+    /** The id of an unexpected failure ({@link #internal}), null for every other error. */
+    public String errorId() {
+        return errorId;
+    }
+
     /** The JSON body. A conflict adds {@code resourceVersion} so that a client can retry without another read. */
     public Map<String, Object> body() {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -114,6 +135,9 @@ public final class ApiError extends RuntimeException {
         out.put("message", getMessage() == null ? "" : getMessage());
         if (resourceVersion != null) {
             out.put("resourceVersion", resourceVersion);
+        }
+        if (errorId != null) {
+            out.put("errorId", errorId);
         }
         return out;
     }

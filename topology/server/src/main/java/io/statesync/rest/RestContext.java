@@ -93,11 +93,24 @@ public final class RestContext {
      * The view once it has read what was committed when this was called (at most five seconds' wait), as a list
      * waits, so that it shows every write answered before; 503 while the view is loading.
      */
+    /** The {@code Warning} header of an answer served from a view that did not catch up in time. */
+    public static final String STALE_WARNING = io.statesync.rest.internal.StaleAnswers.WARNING;
+
     public ResourceView caughtUpView() throws InterruptedException {
+        return caughtUpView(null);
+    }
+
+    /**
+     * {@link #caughtUpView()}, marking {@code ctx}'s answer as possibly stale ({@code X-Statesync-Stale} and a
+     * {@code Warning} 299) when the view did not catch up within the wait.
+     */
+    public ResourceView caughtUpView(io.javalin.http.Context ctx) throws InterruptedException {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        view.awaitPosition(committedEnd.get(), Duration.ofSeconds(5));
+        if (!view.awaitPosition(committedEnd.get(), Duration.ofSeconds(5)) && ctx != null) {
+            io.statesync.rest.internal.StaleAnswers.mark(ctx);
+        }
         return view;
     }
 

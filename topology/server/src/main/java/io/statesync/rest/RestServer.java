@@ -45,6 +45,7 @@ import io.statesync.rest.internal.RenderedJsonCache;
 import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.UiFiles;
+import io.statesync.rest.internal.UnexpectedErrors;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.StatesyncTopology;
@@ -363,10 +364,7 @@ public final class RestServer {
             renderError(ctx, new ApiError(e.getStatus(), e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError",
                 e.getMessage()));
         });
-        routes.exception(Exception.class, (e, ctx) -> {
-            LOG.error("Unhandled error on {} {}", ctx.method(), ctx.path(), e);
-            renderError(ctx, new ApiError(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
-        });
+        routes.exception(Exception.class, (e, ctx) -> renderError(ctx, UnexpectedErrors.answer(ctx, e)));
         routes.error(404, ctx -> {
             if (ctx.resultInputStream() == null) {
                 renderError(ctx, ApiError.notFound("no route for " + ctx.method() + " " + ctx.path()));

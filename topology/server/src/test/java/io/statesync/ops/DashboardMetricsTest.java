@@ -65,6 +65,9 @@ class DashboardMetricsTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ReconcileMetrics(registry);
         StatesyncApp.bindJvmMetrics(registry);
+        // The REST server binds one of these per background loop; an unstarted one exports the same names.
+        new io.statesync.topology.LoopSupervisor("loop", () -> { }, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(1),
+            java.time.Duration.ofMillis(1), System::nanoTime).bindTo(registry);
         scrape = registry.scrape();
         exported = exportedNames(scrape);
         registry.close();

@@ -69,7 +69,7 @@ public final class Collections {
         // a client that sent a limit follows continue tokens, so past the budget it gets pages all the same.
         boolean pageable = ctx.queryParam("limit") != null;
         int limit = "0".equals(rv) || !pageable ? Integer.MAX_VALUE : limit(ctx.queryParam("limit"));
-        ResourceView view = context.caughtUpView();
+        ResourceView view = context.caughtUpView(ctx);
         if (!Versions.isAny(rv) && from == null) {
             requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
         }

@@ -153,6 +153,9 @@ public final class ResourceHandlers {
             throw kubeMessage(e, kind, key.name());
         }
         ObjectNode object = w.object().deepCopy();
+        if (object.path("dryRun").path("stale").asBoolean()) {
+            ctx.header("Warning", io.statesync.rest.RestContext.STALE_WARNING);
+        }
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
         ctx.status(w.code());

@@ -253,7 +253,9 @@ public final class ResourceApi {
         ContinueToken from = ContinueToken.decode(ctx.queryParam("continue"));
         requireView();
         // Read-your-writes: the view first catches up with what was committed when the request arrived.
-        view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
+        if (!view.awaitPosition(committedEndOffsets.get(), CATCH_UP_WAIT)) {
+            StaleAnswers.mark(ctx);
+        }
         // A page past list.max.bytes is cut short; its continue token leads on, as a short page under limit does.
         ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit, listMaxBytes);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.

@@ -178,6 +178,9 @@ public final class WriteApi implements DryRunner {
             ctx.header("ETag", ResourceApi.quote(w.resourceVersion()));
         }
         ctx.header("X-Statesync-Admission", w.reason());
+        if (w.object() != null && w.object().path("dryRun").path("stale").asBoolean()) {
+            StaleAnswers.mark(ctx);
+        }
         ctx.json(w.object());
     }
 
@@ -201,7 +204,8 @@ public final class WriteApi implements DryRunner {
     /** The admission rules against the newest committed copy: the object as it would be stored, and nothing written. */
     @Override
     public DryRunner.DryRun write(ResourceKey key, DesiredState desired) throws InterruptedException {
-        Resource current = committedCopy(key);
+        boolean[] stale = new boolean[1];
+        Resource current = committedCopy(key, stale);
         ReconcilePolicy policy = policies.apply(key.kind());
         WriteAdmission.Decision d = WriteAdmission.decide(current, desired, policy, WriteAdmission.Limits.of(config));
         if (d instanceof WriteAdmission.Refused r) {
@@ -212,6 +216,10 @@ public final class WriteApi implements DryRunner {
         ObjectNode out = (ObjectNode) ResourceJson.toJson(after);
         ObjectNode summary = out.putObject("dryRun").put("outcome", accepted.outcome().getClass().getSimpleName())
             .put("generation", accepted.outcome().generation());
+        if (stale[0]) {
+            // The view did not catch up in time: the outcome was decided against a copy that may be older than the newest.
+            summary.put("stale", true);
+        }
         List<FieldDiff> changes = Differ.diff(Values.toJava(after.getSpec()),
             current == null ? null : Values.toJava(current.getSpec()), ReconcilePolicy.defaults());
         ArrayNode specChanges = summary.putArray("specChanges");
@@ -236,10 +244,15 @@ public final class WriteApi implements DryRunner {
 
     /** The newest committed copy of a key, from the resource view once it has caught up with the committed end. */
     private Resource committedCopy(ResourceKey key) throws InterruptedException {
+        return committedCopy(key, new boolean[1]);
+    }
+
+    /** {@link #committedCopy(ResourceKey)}; sets {@code stale[0]} when the view did not catch up within the wait. */
+    private Resource committedCopy(ResourceKey key, boolean[] stale) throws InterruptedException {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
+        stale[0] = !view.awaitPosition(committedEndOffsets.get(), Duration.ofSeconds(5));
         StoredResource r = view.get(key.toString());
         return r == null || r.resource().getMetadata().getGeneration() == 0 ? null : r.resource();
     }

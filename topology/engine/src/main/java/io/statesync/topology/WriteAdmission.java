@@ -46,6 +46,11 @@ public final class WriteAdmission {
     public static final String INVALID = "Invalid";
     /** A spec that breaks one of the kind's validation rules; the message lists every failure. */
     public static final String VALIDATION_FAILED = "ValidationFailed";
+    /**
+     * The kind's policy is stored but does not decode (the registry is out, or the record is not a policy), so the
+     * write cannot be checked against its rules; the REST API answers 503, and the write may be sent again.
+     */
+    public static final String POLICY_UNAVAILABLE = "PolicyUnavailable";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 

@@ -59,6 +59,7 @@ final class BadRecords {
     private final int hugeBytes;
     private final byte[] validDesired;
     private final byte[] wrongSchema;
+    private final byte[] validKind;
 
     BadRecords(TopicNames topics, TopologySerdes serdes, long seed, int hugeBytes) {
         this.topics = topics;
@@ -70,6 +71,30 @@ final class BadRecords {
         ReconcileEvent event = ReconcileEvent.newBuilder().setEventId("e").setType(EventType.Normal)
             .setTimestamp(java.time.Instant.EPOCH).build();
         this.wrongSchema = serdes.event().serializer().serialize(topics.prefix() + "fuzz-wrong-schema", event);
+        this.validKind = serdes.kindPolicy().serializer().serialize(topics.kinds(), io.statesync.avro.KindPolicy.newBuilder()
+            .setKind("FuzzKind").setValidationRules(List.of(new io.statesync.avro.ValidationRule("false", "", ""))).build());
+    }
+
+    /**
+     * A damaged record for statesync.kinds under {@code kind}: random bytes, a wrong magic byte, an unknown schema id,
+     * truncated Avro, or a registered schema of another record type. None of them decodes as a kind policy.
+     */
+    ProducerRecord<byte[], byte[]> damagedKind(String kind) {
+        byte[] value = switch (random.nextInt(5)) {
+            case 0 -> randomBytes(1 + random.nextInt(200), true);
+            case 1 -> withByte(validKind, 0, (byte) (1 + random.nextInt(255)));
+            case 2 -> withSchemaId(validKind);
+            case 3 -> Arrays.copyOf(validKind, 5 + random.nextInt(validKind.length - 5));
+            default -> wrongSchema;
+        };
+        return new ProducerRecord<>(topics.kinds(), utf8(kind), value);
+    }
+
+    /** A record for statesync.kinds whose key is not a kind, or not UTF-8; the value is a valid policy. */
+    ProducerRecord<byte[], byte[]> badKindKey() {
+        byte[] key = random.nextBoolean() ? new byte[] {(byte) 0xff, (byte) 0xfe, (byte) 0xc0}
+            : utf8(List.of("", "lower", "Has/Slash", "A".repeat(80), "Spa ce").get(random.nextInt(5)));
+        return new ProducerRecord<>(topics.kinds(), key, validKind);
     }
 
     Damage pick() {
@@ -116,7 +141,11 @@ final class BadRecords {
     }
 
     private byte[] unknownSchemaId() {
-        byte[] out = validDesired.clone();
+        return withSchemaId(validDesired);
+    }
+
+    private byte[] withSchemaId(byte[] valid) {
+        byte[] out = valid.clone();
         ByteBuffer.wrap(out).putInt(1, 0x7ff00000 + random.nextInt(0xfffff));
         return out;
     }

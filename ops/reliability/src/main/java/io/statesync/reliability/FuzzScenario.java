@@ -28,7 +28,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Bad input: floods statesync.desired and statesync.observed with damaged records, interleaved with good writes,
  * and checks that every damaged record reaches statesync.dlq under a reason that names its damage, that every good
- * write is admitted, and that the app keeps running throughout.
+ * write is admitted, and that the app keeps running throughout. {@link #runKinds} does the same for statesync.kinds,
+ * whose records reach a global store rather than the DLQ.
  */
 public final class FuzzScenario {
 
@@ -40,6 +41,21 @@ public final class FuzzScenario {
             return problems.isEmpty() && dlqMatched == badSent && goodAccepted == goodSent && appAlwaysRunning;
         }
     }
+
+    /**
+     * The figures of a run on statesync.kinds: how many kinds got a damaged policy, how many writes of those kinds were
+     * refused as their policy being unavailable (never admitted without it), and how many good writes were admitted.
+     */
+    public record KindsReport(int damagedKinds, int badKeys, int refusedRetryably, int goodSent, int goodAccepted,
+                              List<String> problems, boolean appAlwaysRunning, Duration elapsed) {
+
+        public boolean passed() {
+            return problems.isEmpty() && refusedRetryably == damagedKinds && goodAccepted == goodSent && appAlwaysRunning;
+        }
+    }
+
+    /** How long the global kinds store is given to read the damaged policies before writes of their kinds are sent. */
+    private static final Duration KINDS_SETTLE = Duration.ofSeconds(3);
 
     private final ScenarioTarget target;
 
@@ -93,8 +109,62 @@ public final class FuzzScenario {
         return report;
     }
 
+    /**
+     * Sends {@code damagedKinds} damaged policies (one per kind) and as many records under keys that are not kinds to
+     * statesync.kinds, then one write of each damaged kind and one good write per damaged kind; every write of a
+     * damaged kind must be refused as PolicyUnavailable, every good write admitted, and the app must keep running.
+     */
+    public KindsReport runKinds(int damagedKinds, long seed, Duration timeout) throws Exception {
+        long start = System.nanoTime();
+        BadRecords bad = new BadRecords(target.topics(), target.serdes(), seed, 1);
+        Map<String, String> answers = new ConcurrentHashMap<>();
+        Map<String, String> damagedIds = new HashMap<>();
+        Set<String> goodIds = new java.util.HashSet<>();
+        boolean alwaysRunning;
+        try (TopicTail<ReconcileEvent> events = new TopicTail<>(target.clientProps(), target.topics().events(),
+                 target.serdes().event().deserializer(), r -> collectAnswer(r.value(), answers));
+             KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int i = 0; i < damagedKinds; i++) {
+                producer.send(bad.damagedKind("FuzzKind" + i));
+                producer.send(bad.badKindKey());
+            }
+            producer.flush();
+            Thread.sleep(KINDS_SETTLE.toMillis());
+            alwaysRunning = target.appRunning().getAsBoolean();
+            for (int i = 0; i < damagedKinds; i++) {
+                damagedIds.put(sendWrite(producer, bad, "FuzzKind" + i + "/default/k", i), "FuzzKind" + i);
+                goodIds.add(sendGood(producer, bad, i));
+            }
+            producer.flush();
+            Waits.until(() -> answers.keySet().containsAll(damagedIds.keySet()) && answers.keySet().containsAll(goodIds), timeout);
+            alwaysRunning &= target.appRunning().getAsBoolean();
+        }
+        List<String> problems = new ArrayList<>();
+        int refused = 0;
+        for (var e : damagedIds.entrySet()) {
+            String answer = answers.get(e.getKey());
+            if ("Invalid/PolicyUnavailable".equals(answer)) {
+                refused++;
+            } else if (problems.size() < 20) {
+                problems.add("a write of " + e.getValue() + " was answered " + answer + ", not refused as PolicyUnavailable");
+            }
+        }
+        int goodAccepted = (int) goodIds.stream().filter(id -> String.valueOf(answers.get(id)).startsWith("Accepted/")).count();
+        return new KindsReport(damagedKinds, damagedKinds, refused, goodIds.size(), goodAccepted, problems, alwaysRunning,
+            Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static void collectAnswer(ReconcileEvent e, Map<String, String> answers) {
+        if (e != null && e.getRequestId() != null) {
+            answers.putIfAbsent(e.getRequestId(), e.getType() + "/" + e.getReason());
+        }
+    }
+
     private String sendGood(KafkaProducer<byte[], byte[]> producer, BadRecords bad, int i) {
-        String key = "FuzzGood/default/g-" + i;
+        return sendWrite(producer, bad, "FuzzGood/default/g-" + i, i);
+    }
+
+    private String sendWrite(KafkaProducer<byte[], byte[]> producer, BadRecords bad, String key, int i) {
         String requestId = UUID.randomUUID().toString();
         byte[] value = target.serdes().desired().serializer().serialize(target.topics().desired(), bad.good(key, i));
         var record = new ProducerRecord<>(target.topics().desired(), key.getBytes(StandardCharsets.UTF_8), value);

@@ -35,4 +35,19 @@ class BadInputFuzzIT {
             assertThat(report.appAlwaysRunning()).isTrue();
         }
     }
+
+    @Test
+    void shouldRefuseWritesOfKindsWithDamagedPoliciesRetryablyAndKeepAdmittingOthers(EmbeddedCluster cluster) throws Exception {
+        AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), stateDir,
+            Map.of(AppConfig.SPEC_MAX_BYTES, 65_536));
+        try (InProcessApp app = InProcessApp.start(config, Duration.ofSeconds(60))) {
+            FuzzScenario.KindsReport report = new FuzzScenario(app.target()).runKinds(60, 7L, Duration.ofSeconds(60));
+            System.out.println("kinds fuzz report: " + report);
+
+            assertThat(report.problems()).isEmpty();
+            assertThat(report.refusedRetryably()).isEqualTo(report.damagedKinds()).isEqualTo(60);
+            assertThat(report.goodAccepted()).isEqualTo(report.goodSent()).isEqualTo(60);
+            assertThat(report.appAlwaysRunning()).isTrue();
+        }
+    }
 }

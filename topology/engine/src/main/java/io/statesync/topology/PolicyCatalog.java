@@ -23,18 +23,38 @@ import org.slf4j.LoggerFactory;
  * Resolves a kind's {@link ReconcilePolicy} from the global kinds store. Decoded policies are cached
  * against their bytes, so a hot kind costs one store read and an array comparison per event, and its CEL rules are
  * compiled once per policy version.
+ *
+ * <p>Bytes that do not decode (the registry is out, or the record is not a policy) are never cached as a policy: the
+ * kind's policy is unknown until they decode, which is tried again at most once per {@link #RETRY_INTERVAL_MS} so
+ * that an unreachable registry does not hold every event of the kind. While it is unknown, {@link #forAdmission}
+ * refuses (a write must not be admitted without the kind's validation rules) and {@link #forKind} answers the last
+ * policy this catalog decoded for the kind, or the defaults, for reconciles that cannot wait.
  */
 public final class PolicyCatalog {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyCatalog.class);
 
+    /** How long bytes that failed to decode are taken as unknown before they are decoded again. */
+    public static final long RETRY_INTERVAL_MS = 1_000;
+
+    /** The kind's policy is stored but does not decode now; the write may be retried. */
+    public static final class PolicyUnavailableException extends RuntimeException {
+        PolicyUnavailableException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     private record Cached(byte[] bytes, ReconcilePolicy policy) {
+    }
+
+    private record Failed(byte[] bytes, long retryAt, String reason) {
     }
 
     private final ReadOnlyKeyValueStore<String, byte[]> store;
     private final Deserializer<KindPolicy> deserializer;
     private final String topic;
     private final Map<String, Cached> cache = new HashMap<>();
+    private final Map<String, Failed> failed = new HashMap<>();
 
     public PolicyCatalog(ReadOnlyKeyValueStore<String, byte[]> store, Deserializer<KindPolicy> deserializer, String topic) {
         this.store = store;
@@ -42,7 +62,24 @@ public final class PolicyCatalog {
         this.topic = topic;
     }
 
+    /**
+     * The kind's policy for a reconcile: while its stored bytes do not decode, the last policy decoded for the kind,
+     * or the defaults (neither is cached in place of the stored bytes).
+     */
     public ReconcilePolicy forKind(String kind) {
+        try {
+            return forAdmission(kind);
+        } catch (PolicyUnavailableException e) {
+            Cached last = cache.get(kind);
+            return last == null ? ReconcilePolicy.defaults() : last.policy;
+        }
+    }
+
+    /**
+     * The kind's policy for admitting a write; throws {@link PolicyUnavailableException} while its stored bytes do not
+     * decode, so that no write is admitted without the kind's rules.
+     */
+    public ReconcilePolicy forAdmission(String kind) {
         byte[] bytes = store.get(kind);
         if (bytes == null) {
             return ReconcilePolicy.defaults();
@@ -51,15 +88,27 @@ public final class PolicyCatalog {
         if (cached != null && Arrays.equals(cached.bytes, bytes)) {
             return cached.policy;
         }
-        ReconcilePolicy policy;
-        try {
-            policy = toUsablePolicy(deserializer.deserialize(topic, bytes));
-        } catch (RuntimeException e) {
-            LOG.warn("Kind policy for {} does not decode, using defaults: {}", kind, e.toString());
-            policy = ReconcilePolicy.defaults();
+        Failed f = failed.get(kind);
+        if (f != null && Arrays.equals(f.bytes, bytes) && System.currentTimeMillis() < f.retryAt) {
+            throw unavailable(kind, f.reason);
         }
-        cache.put(kind, new Cached(bytes, policy));
-        return policy;
+        try {
+            ReconcilePolicy policy = toUsablePolicy(deserializer.deserialize(topic, bytes));
+            cache.put(kind, new Cached(bytes, policy));
+            failed.remove(kind);
+            return policy;
+        } catch (RuntimeException e) {
+            if (f == null || !Arrays.equals(f.bytes, bytes)) {
+                LOG.warn("Kind policy for {} does not decode; writes of the kind are refused until it does: {}", kind, e.toString());
+            }
+            failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage()));
+            throw unavailable(kind, e.getMessage());
+        }
+    }
+
+    private static PolicyUnavailableException unavailable(String kind, String reason) {
+        return new PolicyUnavailableException("the policy of kind " + kind + " is stored but does not decode ("
+            + reason + "); retry, or replace it with PUT /api/v1/kinds/" + kind);
     }
 
     /**

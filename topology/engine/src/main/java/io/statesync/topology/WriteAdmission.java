@@ -59,6 +59,11 @@ public final class WriteAdmission {
      * repeat in every field's diff and correction. The REST API answers 413.
      */
     public static final String OUTPUT_TOO_LARGE = "OutputTooLarge";
+    /**
+     * The kind's policy is stored but does not decode (the registry is out, or the record is not a policy), so the
+     * write cannot be checked against its rules; the REST API answers 503, and the write may be sent again.
+     */
+    public static final String POLICY_UNAVAILABLE = "PolicyUnavailable";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 

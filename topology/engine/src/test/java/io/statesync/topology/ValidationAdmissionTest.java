@@ -120,4 +120,25 @@ class ValidationAdmissionTest extends TopologyTestBase {
 
         assertThat(last(f.drainResources()).getMetadata().getLabels()).containsEntry("team", "web");
     }
+
+    @Test
+    void shouldRefuseWritesRetryablyWhileTheKindsPolicyDoesNotDecodeAndNeverFallBackToTheDefaults() {
+        var raw = f.driver.createInputTopic(f.topics.kinds(), new org.apache.kafka.common.serialization.StringSerializer(),
+            new org.apache.kafka.common.serialization.ByteArraySerializer());
+        raw.pipeInput("WebApp", new byte[] {0, 0x7f, (byte) 0xf0, 0, 1, 1, 2, 3});
+
+        write(Map.of("image", "httpd", "replicas", 30L), "r1");
+        ReconcileEvent first = invalid();
+        write(Map.of("image", "httpd", "replicas", 30L), "r2");
+        ReconcileEvent second = invalid();
+
+        assertThat(first.getReason()).isEqualTo(WriteAdmission.POLICY_UNAVAILABLE);
+        assertThat(first.getMessage()).contains("the policy of kind WebApp is stored but does not decode");
+        assertThat(second.getReason()).as("not cached as the defaults").isEqualTo(WriteAdmission.POLICY_UNAVAILABLE);
+        assertThat(f.drainResources()).isEmpty();
+
+        policy();
+        write(Map.of("image", "httpd", "replicas", 30L), "r3");
+        assertThat(invalid().getReason()).as("a good policy replaces the bad one").isEqualTo(WriteAdmission.VALIDATION_FAILED);
+    }
 }

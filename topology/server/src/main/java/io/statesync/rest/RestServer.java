@@ -577,16 +577,16 @@ public final class RestServer {
 
     /** Every kind policy in this instance's global store, by kind. */
     private Map<String, io.statesync.avro.KindPolicy> kindPolicies() {
-        Map<String, io.statesync.avro.KindPolicy> out = new LinkedHashMap<>();
-        var deserializer = serdes.kindPolicy().deserializer();
-        try (var it = kindsStore().all()) {
-            it.forEachRemaining(kv -> out.put(kv.key, deserializer.deserialize(topics.kinds(), kv.value)));
-        }
-        return out;
+        return KindsApi.decodable(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds());
     }
 
+    /** A dry run refuses as the write would: 503 while the kind's stored policy does not decode. */
     private io.statesync.reconciler.ReconcilePolicy policyFor(String kind) {
-        return new PolicyCatalog(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds()).forKind(kind);
+        try {
+            return new PolicyCatalog(kindsStore(), serdes.kindPolicy().deserializer(), topics.kinds()).forAdmission(kind);
+        } catch (PolicyCatalog.PolicyUnavailableException e) {
+            throw ApiError.unavailable(e.getMessage(), 1);
+        }
     }
 
     /**

@@ -14,8 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the global kinds store in step with statesync.kinds. It stores the raw bytes so that a restore
- * (which bypasses this processor) and live processing leave the same content; a record that does not
- * decode is skipped with a log line, since a global store processor cannot forward to the DLQ.
+ * (which bypasses this processor) and live processing leave the same content. A record that does not decode is
+ * stored as well, counted and logged (a global store processor cannot forward to the DLQ): dropping it would keep an
+ * older policy live that a restart then replaces, and a registry outage must not lose a policy. Readers take such a
+ * kind's policy as unknown: {@link PolicyCatalog} refuses its writes until the bytes decode or a new policy
+ * replaces them, and listings skip it.
  */
 public final class KindPolicyUpdater implements Processor<String, byte[], Void, Void> {
 
@@ -52,10 +55,11 @@ public final class KindPolicyUpdater implements Processor<String, byte[], Void, 
             // Rules that do not compile do not refuse the record: the policy's other fields still apply, and the
             // catalog drops the rules with one warning (a restore, which bypasses this processor, would keep it too).
             PolicyCatalog.withoutRules(policy);
-            store.put(kind, record.value());
         } catch (RuntimeException e) {
-            LOG.warn("Ignoring undecodable kind policy for {}: {}", kind, e.toString());
+            LOG.warn("Kind policy for {} does not decode; stored as it is, and writes of the kind are refused until it "
+                + "decodes or is replaced: {}", kind, e.toString());
             ctx.metrics().dlq("kinds");
         }
+        store.put(kind, record.value());
     }
 }

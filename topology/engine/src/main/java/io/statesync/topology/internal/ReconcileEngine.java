@@ -183,7 +183,14 @@ final class ReconcileEngine {
             }
             return null;
         }
-        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
+        ReconcilePolicy policy;
+        try {
+            policy = policies.forAdmission(w.resourceKey().kind());
+        } catch (PolicyCatalog.PolicyUnavailableException e) {
+            refuse(w, new WriteAdmission.Refused(EventType.Invalid, WriteAdmission.POLICY_UNAVAILABLE, e.getMessage()),
+                exists ? current : null, now, out);
+            return null;
+        }
         WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits);
         if (d instanceof WriteAdmission.Accepted accepted) {
             WriteAdmission.Refused tooLarge = outputs.check(accepted.effective(), st == null ? null : st.getObserved());
@@ -213,7 +220,8 @@ final class ReconcileEngine {
             // A spec refused by the kind's validation rules is announced even when nobody awaits the answer: unlike
             // a record that does not decode, it reaches no DLQ, and its writer (a producer writing straight to the
             // topic) has no other way to learn why nothing changed.
-            boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason());
+            boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason())
+                || WriteAdmission.POLICY_UNAVAILABLE.equals(refused.reason());
             if (w.awaited() || validation) {
                 out.answer(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
                     refused.message(), now), w.answerId(), now);

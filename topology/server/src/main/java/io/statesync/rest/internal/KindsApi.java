@@ -16,14 +16,18 @@ import io.statesync.rest.KindPolicyJson;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@code /api/v1/kinds}: kind policies, read from the global store and written to statesync.kinds. */
 public final class KindsApi {
 
     private static final Map<String, String> FIELD_TYPES = fieldTypes();
 
+    private static final Logger LOG = LoggerFactory.getLogger(KindsApi.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final long VISIBLE_WAIT_MS = 5_000;
 
@@ -42,18 +46,55 @@ public final class KindsApi {
         this.store = store;
     }
 
+    /**
+     * Every policy that decodes; a stored record that does not (the registry is out, or it is not a policy) is left
+     * out with a warning and named under {@code undecodable}, so that one bad record does not hide the others.
+     */
     public void list(Context ctx) {
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "KindPolicyList");
         ArrayNode items = out.putArray("items");
+        ArrayNode undecodable = JSON.arrayNode();
         try (KeyValueIterator<String, byte[]> it = store.get().all()) {
-            it.forEachRemaining(kv -> items.add(KindPolicyJson.toJson(decode(kv.value))));
+            it.forEachRemaining(kv -> {
+                try {
+                    items.add(KindPolicyJson.toJson(decode(kv.value)));
+                } catch (RuntimeException e) {
+                    LOG.warn("Kind policy for {} does not decode; left out of the list: {}", kv.key, e.toString());
+                    undecodable.add(JSON.objectNode().put("kind", kv.key).put("reason", String.valueOf(e.getMessage())));
+                }
+            });
+        }
+        if (!undecodable.isEmpty()) {
+            out.set("undecodable", undecodable);
         }
         ctx.json(out);
     }
 
+    /** The policies of {@code store} that decode, by kind; the others are skipped with a warning. */
+    public static Map<String, KindPolicy> decodable(ReadOnlyKeyValueStore<String, byte[]> store,
+                                                    Deserializer<KindPolicy> deserializer, String topic) {
+        Map<String, KindPolicy> out = new java.util.LinkedHashMap<>();
+        try (KeyValueIterator<String, byte[]> it = store.all()) {
+            it.forEachRemaining(kv -> {
+                try {
+                    out.put(kv.key, deserializer.deserialize(topic, kv.value));
+                } catch (RuntimeException e) {
+                    LOG.warn("Kind policy for {} does not decode; its kind is served without it: {}", kv.key, e.toString());
+                }
+            });
+        }
+        return out;
+    }
+
     public void get(Context ctx) {
         String kind = kind(ctx);
-        KindPolicy p = current(kind);
+        KindPolicy p;
+        try {
+            p = current(kind);
+        } catch (RuntimeException e) {
+            throw ApiError.unavailable("the policy of kind " + kind + " is stored but does not decode (" + e.getMessage()
+                + "); retry, or replace it with PUT", 1);
+        }
         if (p == null) {
             throw ApiError.notFound("no policy for kind " + kind + "; the defaults apply");
         }
@@ -73,7 +114,7 @@ public final class KindsApi {
         }
         writer.putKind(kind, policy);
         long deadline = System.currentTimeMillis() + VISIBLE_WAIT_MS;
-        while (!policy.equals(current(kind)) && System.currentTimeMillis() < deadline) {
+        while (!policy.equals(currentOrNull(kind)) && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }
         ctx.json(KindPolicyJson.toJson(policy));
@@ -126,6 +167,14 @@ public final class KindsApi {
             }
         }
         return true;
+    }
+
+    private KindPolicy currentOrNull(String kind) {
+        try {
+            return current(kind);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private KindPolicy current(String kind) {

@@ -344,6 +344,9 @@ public final class WriteApi implements DryRunner {
         if (WriteAdmission.INVALID_OWNER_REFERENCES.equals(reason)) {
             return ApiError.unprocessable(message);
         }
+        if (WriteAdmission.POLICY_UNAVAILABLE.equals(reason)) {
+            return ApiError.unavailable(message, 1);
+        }
         return WriteAdmission.PATCH_NOT_APPLICABLE.equals(reason) ? ApiError.unprocessable(message) : ApiError.badRequest(message);
     }
 

@@ -26,6 +26,8 @@ final class RestFuzzRequests {
     }
 
     private static final String RES = "/api/v1/resources/WebApp/default/";
+    /** The Kubernetes API's collection of WebApps; the scenario writes the kind's policy first, so the kind is served. */
+    private static final String KUBE = "/apis/statesync.io/v1/namespaces/default/webapps";
     private static final String JSON = "application/json";
     /** Characters that no label key, value or selector operator may contain. */
     private static final String SELECTOR_POISON = "@#$^*~`{}[]|\\;:'\"<>?%";
@@ -37,7 +39,7 @@ final class RestFuzzRequests {
     private final long hugeChunkedBytes;
     private final List<Function<Random, Request>> categories = List.of(this::badJson, this::wrongTypes, this::hugeBody,
         this::pathInjection, this::badSelector, this::badWatchPosition, this::badQuery, this::wrongMethod,
-        this::wrongContentType, this::badAuth, this::badHeaders);
+        this::wrongContentType, this::badAuth, this::badHeaders, this::kubeBadBody, this::kubeBadRequest);
 
     /**
      * @param hugeChunkedBytes the largest chunked body to send; well beyond the child's heap shows whether the server
@@ -250,6 +252,74 @@ final class RestFuzzRequests {
                 }
             }
             default -> base.headers().put("If-Match", "\"" + randomAscii(r, 1 + r.nextInt(40)) + "\"");
+        }
+        return base;
+    }
+
+    /**
+     * A write to the Kubernetes API whose body is not JSON, or not an object of the collection's kind. Duplicate keys
+     * and trailing tokens are left to the API's own strict-parsing tests, so that every body here is invalid however
+     * the parser treats those.
+     */
+    private Request kubeBadBody(Random r) {
+        String name = name(r);
+        String valid = "{\"apiVersion\":\"statesync.io/v1\",\"kind\":\"WebApp\",\"metadata\":{\"name\":\"" + name
+            + "\"},\"spec\":{\"replicas\":3}}";
+        int shape = r.nextInt(8);
+        byte[] body = switch (shape) {
+            case 0 -> utf8(valid.substring(0, 1 + r.nextInt(valid.length() - 2)));
+            case 1 -> randomBytes(r, 1 + r.nextInt(2_000));
+            case 2 -> utf8("[".repeat(2_000 + r.nextInt(30_000)));
+            case 3 -> utf8("{\"spec\":" + "{\"a\":".repeat(1_500 + r.nextInt(3_000)));
+            case 4 -> concat(utf8("{\"metadata\":{\"name\":\""), new byte[] {(byte) 0xff, (byte) 0xc0}, utf8("\"}}"));
+            case 5 -> utf8(pick(r, "[]", "42", "null", "\"x\"", "{\"metadata\":[]}", "{\"metadata\":{\"labels\":[\"a\"]}}"));
+            case 6 -> utf8(valid.replace("\"kind\":\"WebApp\"", "\"kind\":\"Other\""));
+            default -> utf8(valid.replace("\"name\":\"" + name + "\"", "\"name\":\"someone-else\""));
+        };
+        // Another name than the path's is only wrong where the path names the object: a POST would create it.
+        return switch (shape == 7 ? 1 + r.nextInt(2) : r.nextInt(3)) {
+            case 0 -> request("kube-bad-body", "POST", KUBE, JSON, body);
+            case 1 -> request("kube-bad-body", "PATCH", KUBE + "/" + name, "application/merge-patch+json", body);
+            default -> request("kube-bad-body", "PUT", KUBE + "/" + name, JSON, body);
+        };
+    }
+
+    /** A Kubernetes API request with a bad path, query, method, content type or token, on /apis or /api. */
+    private Request kubeBadRequest(Random r) {
+        String target = switch (r.nextInt(4)) {
+            case 0 -> "/apis/statesync.io/v1/namespaces/" + pick(r, "%00", "a%2Fb", "UP", "x".repeat(300)) + "/webapps/" + name(r);
+            case 1 -> KUBE + "/" + pick(r, "a%00b", "%2F", "a%2Fb", "UP_per", "x".repeat(254 + r.nextInt(2_000)));
+            // No watch with a bad resourceVersion: as in Kubernetes it is a 200 whose one event is an Expired Status.
+            case 2 -> KUBE + "?" + pick(r, "limit=abc", "limit=1e3", "continue=%%%", "continue=.not-a-token", "labelSelector=a%40b",
+                "labelSelector=a+in+(b");
+            default -> pick(r, "/api/v1/namespaces/%00/events", "/apis/statesync.io/v1/nothings", "/apis/statesync.io/v1/namespaces/"
+                + "default/nothings/x", "/apis/events.k8s.io/v1/nothings");
+        };
+        Request base = switch (r.nextInt(4)) {
+            case 0 -> request("kube-bad-request", "GET", target, null, null);
+            case 1 -> request("kube-bad-request", pick(r, "POST", "PUT", "PATCH", "DELETE"), pick(r, "/api", "/apis", "/version",
+                "/apis/statesync.io", "/apis/statesync.io/v1"), JSON, utf8("{}"));
+            case 2 -> request("kube-bad-request", "PATCH", KUBE + "/" + name(r), pick(r, "text/plain", "application/xml",
+                "application/strategic-merge-patch+json+x", "application/yaml"), utf8("{\"spec\":{}}"));
+            // A request that would be valid with a token: it must fail on the token alone.
+            default -> withoutValidToken(r, request("kube-bad-auth", pick(r, "GET", "PUT", "DELETE"), KUBE + "/" + name(r), JSON,
+                utf8("{\"apiVersion\":\"statesync.io/v1\",\"kind\":\"WebApp\",\"spec\":{}}")));
+        };
+        return r.nextInt(4) == 0 ? withoutValidToken(r, base) : base;
+    }
+
+    /** The same request without a valid token, or with the reader's on a write: 401 or 403 whatever else it holds. */
+    private Request withoutValidToken(Random r, Request base) {
+        switch (r.nextInt(3)) {
+            case 0 -> base.headers().remove("Authorization");
+            case 1 -> base.headers().put("Authorization", "Bearer " + randomAscii(r, 1 + r.nextInt(64)));
+            default -> {
+                if (base.method().equals("GET")) {
+                    base.headers().remove("Authorization");
+                } else {
+                    base.headers().put("Authorization", "Bearer " + readerToken);
+                }
+            }
         }
         return base;
     }

@@ -26,8 +26,9 @@ import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.FreePorts;
 
 /**
- * Bad REST input against statesync running as a child JVM with a small heap: every answer must be a 4xx with a
- * {@code {code, reason, message}} JSON body, and the child must end alive, ready and without an OutOfMemoryError.
+ * Bad REST input against statesync running as a child JVM with a small heap, on its own API and on the Kubernetes
+ * API ({@code /apis}, {@code /api}, whose errors are Status objects with the same three fields): every answer must be
+ * a 4xx with a {@code {code, reason, message}} JSON body, and the child must end alive, ready and without an OutOfMemoryError.
  * The requests come from a seeded {@link RestFuzzRequests}, so a seed replays a run.
  */
 final class RestFuzzScenario {
@@ -72,6 +73,7 @@ final class RestFuzzScenario {
     Report run(int requests, long seed, int clients, long hugeChunkedBytes, Duration timeout) throws Exception {
         Process child = startChild(START_TIMEOUT);
         try {
+            serveKind("WebApp");
             System.out.println("rest-fuzz: seed " + seed + " (replay with --seed " + seed + ")");
             RestFuzzRequests gen = new RestFuzzRequests(seed, writer, reader, MAX_BODY_BYTES, hugeChunkedBytes);
             long start = System.nanoTime();
@@ -192,6 +194,17 @@ final class RestFuzzScenario {
             // falls through: not JSON
         }
         return resp.status() + " without a {code, reason, message} body: " + excerpt;
+    }
+
+    /** Writes a default policy for {@code kind}, so that the Kubernetes API serves it and fuzzed writes reach its parsers. */
+    private void serveKind(String kind) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/kinds/" + kind))
+            .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + writer).header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString("{}")).build();
+        HttpResponse<String> r = probe.send(req, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("the kind policy for " + kind + " was not written: " + r.statusCode() + " " + r.body());
+        }
     }
 
     private int status(String path) {

@@ -47,6 +47,8 @@ class RestFuzzIT {
         System.out.println(report);
 
         assertThat(report.requests()).as("seed %d", seed).isEqualTo(REQUESTS);
+        assertThat(report.categories()).as("a share of the requests went to the Kubernetes API, seed %d", seed)
+            .containsKeys("kube-bad-body", "kube-bad-request", "kube-bad-auth");
         assertThat(report.findings()).as("answers that were not a 4xx JSON error, seed %d", seed).isEmpty();
         assertThat(report.badAnswers()).as("bad answers, seed %d", seed).isZero();
         assertThat(report.aliveAndReady()).as("the child is alive and ready after the fuzz, seed %d", seed).isTrue();

@@ -49,8 +49,9 @@ class SecurityIT {
         String reader = "rtok-" + UUID.randomUUID();
         String fromFile = "ftok-" + UUID.randomUUID();
         Path tokensFile = Files.writeString(workDir.resolve("tokens"), "# readers\n" + fromFile + ":reader\n");
+        String forwardSecret = "fsec-" + UUID.randomUUID();
         Map<String, Object> overrides = Map.of(AppConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader",
-            AppConfig.AUTH_TOKENS_FILE, tokensFile.toString());
+            AppConfig.AUTH_TOKENS_FILE, tokensFile.toString(), AppConfig.FORWARD_SECRET, forwardSecret);
         AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
             overrides);
         Path log = workDir.resolve("statesync.log");
@@ -76,7 +77,7 @@ class SecurityIT {
         String output = Files.readString(log);
         assertThat(output).as("the startup config dump ran, with the tokens masked").contains("auth.tokens").contains("[hidden]");
         assertThat(output).as("DEBUG lines were written").contains(" DEBUG ");
-        assertThat(output).doesNotContain(writer).doesNotContain(reader).doesNotContain(fromFile);
+        assertThat(output).doesNotContain(writer).doesNotContain(reader).doesNotContain(fromFile).doesNotContain(forwardSecret);
     }
 
     /**

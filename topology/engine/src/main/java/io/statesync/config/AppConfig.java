@@ -63,6 +63,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
     public static final String PATCH_MAX_OPERATIONS = "patch.max.operations";
+    public static final String LIVENESS_TASK_FAILURES_MS = "liveness.task.failures.ms";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -357,6 +358,10 @@ public final class AppConfig extends AbstractConfig {
             .define(PATCH_MAX_OPERATIONS, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
                 "The most operations one JSON patch may carry (Kubernetes' limit); more are refused with 422 PatchTooLarge. "
                     + "Whatever the count, a patch's result is held to spec.max.bytes and spec.max.depth while it applies.")
+            .define(LIVENESS_TASK_FAILURES_MS, Type.LONG, 900_000L, Range.between(0, 86_400_000), Importance.LOW,
+                "How long the instance's stream tasks may keep failing (repeatedly, with no quiet five minutes between "
+                    + "failures) before /healthz answers 503 so that the orchestrator restarts the process; /readyz "
+                    + "reports them at once. 0 turns the liveness check off.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

@@ -114,6 +114,7 @@ public final class RestServer {
     private KeyRouter router;
     private CommittedEndReader committedEnd;
     private final List<Supplier<String>> readinessChecks = new CopyOnWriteArrayList<>();
+    private final List<Supplier<String>> livenessChecks = new CopyOnWriteArrayList<>();
     private Admin admin;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
     /** Further APIs found on the class path (the Kubernetes API), in the order the service loader found them. */
@@ -220,7 +221,7 @@ public final class RestServer {
         WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd::get, answered);
         BulkApi bulk = new BulkApi(config, admission, answered, writes);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
-        routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        routes.get("/healthz", this::healthz);
         routes.get("/readyz", this::readyz);
         routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         routes.get("/openapi.json", ctx -> ctx.json(OpenApiDocument.build()));
@@ -385,6 +386,22 @@ public final class RestServer {
         LOG.warn("No auth tokens configured: the REST API is open, bound to loopback {} only", host);
     }
 
+    /** Liveness: 200 while the process serves HTTP and no liveness check asks for a restart; 503 with the reason. */
+    private void healthz(Context ctx) {
+        List<String> problems = new ArrayList<>();
+        for (Supplier<String> check : livenessChecks) {
+            String problem = check.get();
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        if (problems.isEmpty()) {
+            ctx.json(Map.of("status", "ok"));
+            return;
+        }
+        ctx.status(503).json(Map.of("status", "failing", "reason", String.join("; ", problems)));
+    }
+
     private void readyz(Context ctx) {
         List<String> problems = readinessProblems();
         Map<String, Object> body = new LinkedHashMap<>();
@@ -430,6 +447,11 @@ public final class RestServer {
     /** Adds a condition of readiness that the instance owns outside this server: {@code check} says why not, or null. */
     public void addReadinessCheck(Supplier<String> check) {
         readinessChecks.add(check);
+    }
+
+    /** Adds a condition of liveness, one a restart of the process would clear: {@code check} says why not, or null. */
+    public void addLivenessCheck(Supplier<String> check) {
+        livenessChecks.add(check);
     }
 
     private ReadOnlyKeyValueStore<String, byte[]> kindsStore() {

@@ -68,6 +68,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String CEL_MAX_ESTIMATED_POLICY_COST = "cel.max.estimated.policy.cost";
     public static final String CEL_MAX_RULES = "cel.max.rules.per.policy";
     public static final String CEL_MAX_RULE_BYTES = "cel.max.rule.bytes";
+    public static final String LIVENESS_TASK_FAILURES_MS = "liveness.task.failures.ms";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -431,6 +432,10 @@ public final class AppConfig extends AbstractConfig {
                 "Most health and validation rules, together, that PUT /api/v1/kinds accepts in one kind policy.")
             .define(CEL_MAX_RULE_BYTES, Type.INT, 5_000, Range.between(16, 100_000), Importance.LOW,
                 "Longest rule expression, in UTF-8 bytes, that PUT /api/v1/kinds accepts.")
+            .define(LIVENESS_TASK_FAILURES_MS, Type.LONG, 900_000L, Range.between(0, 86_400_000), Importance.LOW,
+                "How long the instance's stream tasks may keep failing (repeatedly, with no quiet five minutes between "
+                    + "failures) before /healthz answers 503 so that the orchestrator restarts the process; /readyz "
+                    + "reports them at once. 0 turns the liveness check off.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

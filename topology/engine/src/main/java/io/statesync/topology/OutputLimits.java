@@ -1,6 +1,9 @@
 package io.statesync.topology;
 
+import io.statesync.avro.DesiredState;
+import io.statesync.avro.ObservedState;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.internal.OutputBudget;
 
 /**
  * The largest record statesync's stream threads may have to produce, derived from {@code spec.max.bytes} in this one
@@ -30,5 +33,13 @@ public final class OutputLimits {
     public static int maxRecordBytes(AppConfig config) {
         long bytes = (long) INPUT_COPIES * config.getInt(AppConfig.SPEC_MAX_BYTES) + FIXED_BYTES;
         return (int) Math.min(Integer.MAX_VALUE - 1024, bytes);
+    }
+
+    /**
+     * Admission's refusal of a write whose outputs could pass {@link #maxRecordBytes}, or null: a dry run applies the
+     * same check as the owning task, so it answers what the write would.
+     */
+    public static WriteAdmission.Refused refusal(AppConfig config, DesiredState effective, ObservedState observed) {
+        return new OutputBudget(config).check(effective, observed);
     }
 }

@@ -26,6 +26,9 @@ public final class TaskFailures {
 
     private final Clock clock;
     private final Deque<Failure> recent = new ArrayDeque<>();
+    /** When the current run of failures began: each failed within {@link #WINDOW} of the one before; -1 with none. */
+    private long streakStart = -1;
+    private long lastAt = -1;
 
     public TaskFailures(Clock clock) {
         this.clock = clock;
@@ -33,7 +36,12 @@ public final class TaskFailures {
 
     /** A failure of a task or stream thread: {@code where} names it (a thread, a task and offset), {@code error} why. */
     public synchronized void failed(String where, Throwable error) {
-        recent.addLast(new Failure(clock.millis(), where, error.getClass().getName()
+        long at = clock.millis();
+        if (lastAt < 0 || at - lastAt > WINDOW.toMillis()) {
+            streakStart = at;
+        }
+        lastAt = at;
+        recent.addLast(new Failure(at, where, error.getClass().getName()
             + (error.getMessage() == null ? "" : ": " + error.getMessage())));
         while (recent.size() > KEPT) {
             recent.removeFirst();
@@ -53,5 +61,18 @@ public final class TaskFailures {
         String error = last.error().length() > 300 ? last.error().substring(0, 300) + "..." : last.error();
         return "stream tasks failed " + recent.size() + " times in the last " + WINDOW.toMinutes() + " minutes; the newest, "
             + last.where() + ": " + error;
+    }
+
+    /**
+     * Why the instance should be restarted, or null: its tasks are failing now (not ready, as {@link #problem()}
+     * says) and have failed without a quiet {@link #WINDOW} for at least {@code afterMs}, so replacing threads has not
+     * helped and a new process (fresh memory, connections and state directory locks) may. Zero turns it off.
+     */
+    public synchronized String livenessProblem(long afterMs) {
+        String problem = problem();
+        if (afterMs <= 0 || problem == null || clock.millis() - streakStart < afterMs) {
+            return null;
+        }
+        return "stream tasks have kept failing for " + (clock.millis() - streakStart) / 1000 + " s; " + problem;
     }
 }

@@ -42,4 +42,25 @@ class TaskFailuresTest {
         now.addAndGet(TaskFailures.WINDOW.plus(Duration.ofSeconds(1)).toMillis());
         assertThat(failures.problem()).isNull();
     }
+
+    @Test
+    void shouldAskForARestartOnlyOnceTasksHaveKeptFailingForTheConfiguredTime() {
+        TaskFailures failures = new TaskFailures(clock);
+        long after = Duration.ofMinutes(15).toMillis();
+        for (int minute = 0; minute < 15; minute++) {
+            failures.failed("task 0_1 at p.desired-1@7", new StackOverflowError());
+            assertThat(failures.livenessProblem(after)).as("minute " + minute).isNull();
+            now.addAndGet(Duration.ofMinutes(1).toMillis());
+        }
+        failures.failed("task 0_1 at p.desired-1@7", new StackOverflowError());
+        assertThat(failures.livenessProblem(after)).contains("kept failing for 900 s").contains("task 0_1");
+        assertThat(failures.livenessProblem(0)).as("0 turns the check off").isNull();
+        now.addAndGet(TaskFailures.WINDOW.plus(Duration.ofSeconds(1)).toMillis());
+        assertThat(failures.livenessProblem(after)).as("quiet for a window: live again").isNull();
+        failures.failed("task 0_1 at p.desired-1@7", new StackOverflowError());
+        failures.failed("task 0_1 at p.desired-1@7", new StackOverflowError());
+        failures.failed("task 0_1 at p.desired-1@7", new StackOverflowError());
+        assertThat(failures.problem()).isNotNull();
+        assertThat(failures.livenessProblem(after)).as("a new run of failures starts its own clock").isNull();
+    }
 }

@@ -115,6 +115,8 @@ public final class StatesyncApp implements AutoCloseable {
         schemas = new SchemaRegistration(SchemaRegistryClients.forConfig(serdeConfig), topics);
         rest.addReadinessCheck(schemas::problem);
         rest.addReadinessCheck(taskFailures::problem);
+        long livenessAfter = config.getLong(AppConfig.LIVENESS_TASK_FAILURES_MS);
+        rest.addLivenessCheck(() -> taskFailures.livenessProblem(livenessAfter));
         schemas.start();
     }
 

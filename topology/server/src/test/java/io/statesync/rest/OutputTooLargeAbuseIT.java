@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Writes whose outputs would not fit the topics: once a single one stopped its partition for good (the producer
  * refused the record, the transaction aborted, and the same input failed again after every restart). Now admission
- * refuses such a write with 413 and dead-letters it before anything is produced, and every partition keeps
+ * refuses such a write with 413 (its dry run too) and dead-letters it before anything is produced, and every partition keeps
  * admitting, also after a restart.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
@@ -51,6 +51,9 @@ class OutputTooLargeAbuseIT {
         try {
             // A first write warms the path (the reply consumer, the owner's task), so the timing is the attack's.
             assertThat(app.put("/api/v1/resources/WebApp/default/warm", Map.of("spec", Map.of("a", 1))).statusCode()).isEqualTo(201);
+            HttpResponse<String> dry = app.put("/api/v1/resources/WebApp/default/paths?dryRun=All", Map.of("spec", repeatedPaths()));
+            assertThat(dry.statusCode()).as(dry.body()).isEqualTo(413);
+            assertThat(json(dry).path("reason").asText()).isEqualTo(WriteAdmission.OUTPUT_TOO_LARGE);
             long start = System.nanoTime();
             HttpResponse<String> r = app.put("/api/v1/resources/WebApp/default/paths", Map.of("spec", repeatedPaths()));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(413);

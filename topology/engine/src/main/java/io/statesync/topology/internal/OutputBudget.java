@@ -21,7 +21,7 @@ import io.statesync.topology.WriteAdmission;
  * construction; a spec whose many fields sit under long keys repeats those keys per field, and is refused here
  * before anything is produced, so its writer gets an answer instead of a task that cannot commit.
  */
-final class OutputBudget {
+public final class OutputBudget {
 
     private static final int WRITE_COPIES = 4;
     private static final int OBSERVATION_COPIES = 2;
@@ -31,12 +31,12 @@ final class OutputBudget {
 
     private final long budget;
 
-    OutputBudget(AppConfig config) {
+    public OutputBudget(AppConfig config) {
         this.budget = (long) OutputLimits.INPUT_COPIES * config.getInt(AppConfig.SPEC_MAX_BYTES);
     }
 
     /** Null when the write's outputs fit; otherwise the refusal, with the estimate and the limit. */
-    WriteAdmission.Refused check(DesiredState effective, ObservedState observed) {
+    public WriteAdmission.Refused check(DesiredState effective, ObservedState observed) {
         long write = EncodedSize.of(effective, budget);
         long observation = observed == null ? 0 : EncodedSize.of(observed, budget);
         long paths = pathBytes(effective.getSpec(), budget);

@@ -26,6 +26,7 @@ import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.OutputLimits;
 import io.statesync.topology.WriteAdmission;
 import io.statesync.schemas.Values;
 import io.statesync.view.ResourceView;
@@ -212,6 +213,11 @@ public final class WriteApi implements DryRunner {
             throw error(r.type(), r.reason(), r.message(), current == null ? "" : current.getMetadata().getResourceVersion());
         }
         WriteAdmission.Accepted accepted = (WriteAdmission.Accepted) d;
+        WriteAdmission.Refused tooLarge = OutputLimits.refusal(config, accepted.effective(), null);
+        if (tooLarge != null) {
+            throw error(tooLarge.type(), tooLarge.reason(), tooLarge.message(), current == null ? ""
+                : current.getMetadata().getResourceVersion());
+        }
         Resource after = WriteAdmission.admitted(current, accepted, System.currentTimeMillis());
         ObjectNode out = (ObjectNode) ResourceJson.toJson(after);
         ObjectNode summary = out.putObject("dryRun").put("outcome", accepted.outcome().getClass().getSimpleName())

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AuthSweepIT {
 
     /** The free paths docs/security.md lists: probes, metrics, the API description and the web UI's files. */
-    private static final Set<String> FREE = Set.of("GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json",
+    private static final Set<String> FREE = Set.of("GET /healthz", "GET /livez", "GET /readyz", "GET /metrics", "GET /openapi.json",
         "GET /", "GET /ui/", "GET /ui/{file}");
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
     private static final Pattern PARAM = Pattern.compile("\\{([a-zA-Z]+)}|<([a-zA-Z]+)>");

@@ -39,41 +39,30 @@ public final class ConfigCommand implements Callable<Integer> {
             + writeLatency();
     }
 
-    /** Why the settings that time an awaited REST write have the defaults they have; the figures are in benchmarks.md. */
+    /** The rule behind each setting that times an awaited REST write; the measurements are in benchmarks.md. */
     private static String writeLatency() {
         return "\n## Write latency\n\n"
             + "A REST write is answered once its admission event is committed, and under exactly-once every commit is a "
-            + "transaction. Four settings time that, chosen by measurement with suite 8 of "
-            + "[benchmarks.md](benchmarks.md#suite-8-rest-writes) on the 2-core benchmark machine, each against the "
-            + "others in one invocation:\n\n"
+            + "transaction. Four settings time that; suite 8 of [benchmarks.md](benchmarks.md#suite-8-rest-writes) "
+            + "gives the measurements that chose each default.\n\n"
             + "- **The stream threads' fetch wait, 5 ms** (not a statesync key: `streams.main.consumer.fetch.max.wait.ms` "
-            + "overrides it). An isolated write sits this long at the broker before its stream thread sees it. With "
-            + "20 ms a lone client's PUT took 20.6 ms at the median, with 5 ms 8.3 ms. The price is more fetches while "
-            + "writes trickle in: 362 instead of 286 CPU µs per desired write at 1,000 writes/s in suite 2. Writers that "
-            + "do not await their writes may set it back to 20.\n"
+            + "overrides it). An isolated write sits this long at the broker before its stream thread sees it; the "
+            + "price is more fetches while writes trickle in. Writers that do not await their writes may set it back "
+            + "to 20.\n"
             + "- **`admission.commit.interval.ms`, 20.** The first awaited write after a quiet spell asks for a commit at "
-            + "once; while awaited writes keep coming, a stream thread commits on request at most every 20 ms. The gap "
-            + "is the stream thread's, since one transaction covers all its tasks: counted per task, a thread with three "
-            + "tasks asked up to three times per gap. A client writing in sequence asks again after 5 ms (a quarter of "
-            + "the gap) when its last write was the only one the thread's last request covered. Against gaps counted "
-            + "per task and no such exception, 64 concurrent writers got 2,044 instead of 1,539 writes/s (medians) and "
-            + "a lone client's PUT a p50 of 5.65 instead of 7.30 ms and a p99 of 13.5 instead of 29.5 ms. Against "
-            + "10 ms, 64 concurrent writers got 1,836 against 1,808 writes/s and a bulk write cost 147 against 160 µs of "
-            + "CPU, with a lone client's p50 alike (5.7-6.1 ms); 20 commits less often for the same latency. With 0 (off) "
-            + "an awaited write waits out `commit.interval.ms`: a lone PUT's p50 is 107 ms, and 64 concurrent writers "
-            + "get 519 writes/s.\n"
+            + "once; while awaited writes keep coming, a stream thread commits on request at most once per gap. The gap "
+            + "is the stream thread's, since one transaction covers all its tasks. A client writing in sequence asks "
+            + "again after a quarter of the gap when its last write was the only one the thread's last request covered. "
+            + "A shorter gap costs CPU per write under a steady stream of awaited writes; a longer one delays a lone "
+            + "client's write that arrives within it. With 0 (off) an awaited write waits out `commit.interval.ms`.\n"
             + "- **`admission.commit.max.rate`, 2,500.** Commits on request pause while this instance's admission "
             + "processes more records per second (over the last second, in a window that slides every 100 ms), and "
-            + "`commit.interval.ms` commits "
-            + "instead: at such rates each interval carries many writes, and a commit every 20 ms would multiply the "
-            + "transactions per write. At a steady 5,000 bulk writes/s the defaults cost 0.91-1.16x the JVM CPU per write "
-            + "of commits on request off, 1.00x at the median of four invocations (the JVM also runs the broker), and "
-            + "make no more commits than off with the same poll time; without the limit a bulk write cost 1.19x (160 "
-            + "against 135 µs). The window slides, so a burst stops the requests within its first second. 64 "
-            + "concurrent writers stay under it (1,500-2,200 writes/s). The rate counted is of records processed, so the limit sits under what an "
-            + "instance still processes when overloaded with commits on request (4,000-4,900/s). 0 turns the limit off.\n"
+            + "`commit.interval.ms` commits instead: at such rates each interval carries many writes, and a commit per "
+            + "gap would multiply the transactions per write. The window slides, so a burst stops the requests within "
+            + "its first second. The rate counted is of records processed, so the limit sits under what an overloaded "
+            + "instance still processes and above what concurrent writers reach. 0 turns the limit off.\n"
             + "- **`commit.interval.ms`, 100,** and **`reconcile.batch.interval.ms`, 20,** stay: with commits on request, "
-            + "neither 50 ms commits nor a 50 ms reconcile batch changed an awaited write's latency or CPU beyond the "
-            + "noise, and suite 2 keeps 100 ms for writes that arrive straight on Kafka (`docs/operations.md`).\n";
+            + "shorter values did not change an awaited write's latency or CPU beyond the noise, and suite 2 keeps "
+            + "100 ms for writes that arrive straight on Kafka (`docs/operations.md`).\n";
     }
 }

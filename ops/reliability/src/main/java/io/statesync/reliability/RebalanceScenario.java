@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 
 /**
  * Rebalance: two statesync instances (child JVMs, one standby replica of every store) under steady load; one is
@@ -72,7 +73,7 @@ public final class RebalanceScenario {
     private static Map<String, Object> settings() {
         Map<String, Object> s = new HashMap<>(CrashScenario.FAST_FAILOVER);
         s.put(AppConfig.NUM_STANDBY_REPLICAS, 1);
-        s.put(AppConfig.MAX_STALE_LAG, MAX_STALE_LAG);
+        s.put(ServerConfig.MAX_STALE_LAG, MAX_STALE_LAG);
         return Map.copyOf(s);
     }
 

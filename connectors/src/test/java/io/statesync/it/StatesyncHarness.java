@@ -22,6 +22,7 @@ import io.statesync.avro.SyncStatus;
 import io.statesync.config.AppConfig;
 import io.statesync.schemas.Values;
 import io.statesync.serde.AvroSerdes;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,10 +59,10 @@ final class StatesyncHarness implements AutoCloseable {
         props.put(AppConfig.BOOTSTRAP_SERVERS, bootstrap);
         props.put(AppConfig.SCHEMA_REGISTRY_URL, registryUrl);
         props.put(AppConfig.TOPIC_PREFIX, prefix);
-        props.put(AppConfig.TOPIC_PARTITIONS, 3);
+        props.put(ServerConfig.TOPIC_PARTITIONS, 3);
         props.put(AppConfig.APPLICATION_ID, prefix + "app");
         props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
+        props.put(ServerConfig.HTTP_PORT, 0);
         props.put(AppConfig.RESYNC_INTERVAL_MS, 200L);
         // One stream thread: two threads registering the store's changelog subject at once can race in the registry.
         props.put(AppConfig.NUM_STREAM_THREADS, 1);

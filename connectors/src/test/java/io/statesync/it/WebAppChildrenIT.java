@@ -27,6 +27,7 @@ import io.statesync.agent.StatesyncAgent;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.simulator.SimulatedFleet;
 import io.statesync.simulator.SimulatorConfig;
 import io.statesync.simulator.WebAppAgent;
@@ -114,8 +115,8 @@ class WebAppChildrenIT {
         p.put(AppConfig.TOPIC_PREFIX, "webapp-" + suffix + ".");
         p.put(AppConfig.APPLICATION_ID, "statesync-webapp-" + suffix);
         p.put(AppConfig.STATE_DIR, stateDir.toString());
-        p.put(AppConfig.HTTP_PORT, 0);
-        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(ServerConfig.HTTP_PORT, 0);
+        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
         p.put(AppConfig.NUM_STREAM_THREADS, 1);
         return new AppConfig(p);
     }

@@ -51,7 +51,7 @@ class ModuleSizeTest {
         }
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve("topology/engine")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
                 return dir;

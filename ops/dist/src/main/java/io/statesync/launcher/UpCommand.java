@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.EmbeddedRuntime;
+import io.statesync.server.ServerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,11 +64,11 @@ public final class UpCommand implements Callable<Integer> {
         p.put(AppConfig.BOOTSTRAP_SERVERS, runtime.bootstrapServers());
         p.put(AppConfig.SCHEMA_REGISTRY_URL, runtime.registryUrl());
         p.put(AppConfig.STATE_DIR, dataDir.resolve("streams").toString());
-        p.put(AppConfig.HTTP_HOST, "127.0.0.1");
-        p.put(AppConfig.HTTP_PORT, httpPort);
+        p.put(ServerConfig.HTTP_HOST, "127.0.0.1");
+        p.put(ServerConfig.HTTP_PORT, httpPort);
         // One instance on one data directory: a static member, so a restart resumes its tasks without a rebalance.
-        p.put(AppConfig.GROUP_INSTANCE_ID, "statesync-up");
-        p.put(AppConfig.KINDS_SEED_FILE, demoKinds().toString());
+        p.put(ServerConfig.GROUP_INSTANCE_ID, "statesync-up");
+        p.put(ServerConfig.KINDS_SEED_FILE, demoKinds().toString());
         overrides.forEach((k, v) -> {
             if (!k.startsWith("simulator.") && !k.startsWith("agent.")) {
                 p.put(k, v);

@@ -14,6 +14,7 @@ import java.util.Map;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.FreePorts;
+import io.statesync.server.ServerConfig;
 
 /**
  * statesync as a real process ({@code StatesyncCli run -D ...} on this JVM's class path), so that it can be killed
@@ -39,13 +40,13 @@ final class ChildApp implements AutoCloseable {
         this.log = log;
         List<String> args = new ArrayList<>(List.of("run"));
         for (Map.Entry<String, Object> e : config.originals().entrySet()) {
-            if (!e.getKey().equals(AppConfig.HTTP_PORT)) {
+            if (!e.getKey().equals(ServerConfig.HTTP_PORT)) {
                 args.add("-D");
                 args.add(e.getKey() + "=" + e.getValue());
             }
         }
         args.add("-D");
-        args.add(AppConfig.HTTP_PORT + "=" + httpPort);
+        args.add(ServerConfig.HTTP_PORT + "=" + httpPort);
         List<String> options = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
         options.addAll(jvmOptions);
         this.command = ChildJvm.command(options, ChildJvm.currentClassPath(),

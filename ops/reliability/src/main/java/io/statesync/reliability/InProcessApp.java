@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 
 /** A statesync instance in this JVM with its own topic prefix and application id, so runs never share state. */
 public final class InProcessApp implements AutoCloseable {
@@ -29,8 +30,8 @@ public final class InProcessApp implements AutoCloseable {
         props.put(AppConfig.TOPIC_PREFIX, "rel-" + run + ".");
         props.put(AppConfig.APPLICATION_ID, "statesync-rel-" + run);
         props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
-        props.put(AppConfig.TOPIC_PARTITIONS, 3);
+        props.put(ServerConfig.HTTP_PORT, 0);
+        props.put(ServerConfig.TOPIC_PARTITIONS, 3);
         props.put(AppConfig.NUM_STREAM_THREADS, 1);
         props.putAll(overrides);
         return new AppConfig(props);

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.FreePorts;
+import io.statesync.server.ServerConfig;
 
 /**
  * Bad REST input against statesync running as a child JVM with a small heap, on its own API and on the Kubernetes
@@ -105,9 +106,9 @@ final class RestFuzzScenario {
     private Process startChild(Duration timeout) throws IOException {
         List<String> args = new ArrayList<>(List.of("run"));
         Map<String, Object> props = new TreeMap<>(config.originals());
-        props.put(AppConfig.HTTP_PORT, port);
-        props.put(AppConfig.HTTP_MAX_BODY_BYTES, MAX_BODY_BYTES);
-        props.put(AppConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader");
+        props.put(ServerConfig.HTTP_PORT, port);
+        props.put(ServerConfig.HTTP_MAX_BODY_BYTES, MAX_BODY_BYTES);
+        props.put(ServerConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader");
         props.forEach((k, v) -> {
             args.add("-D");
             args.add(k + "=" + v);

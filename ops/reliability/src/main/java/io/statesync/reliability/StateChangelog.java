@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.common.utils.Utils;
 
@@ -27,7 +28,7 @@ final class StateChangelog implements AutoCloseable {
 
     /** Start it once the app has created its internal topics (once an instance has been ready). */
     StateChangelog(ScenarioTarget target) {
-        partitions = target.config().getInt(AppConfig.TOPIC_PARTITIONS);
+        partitions = target.config().getInt(ServerConfig.TOPIC_PARTITIONS);
         end = new AtomicLongArray(partitions);
         tail = new TopicTail<>(target.clientProps(), topic(target.config()), target.serdes().reconcileState().deserializer(),
             r -> onRecord(r.key(), r.value(), r.partition(), r.offset()));

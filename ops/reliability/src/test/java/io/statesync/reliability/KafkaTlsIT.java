@@ -20,6 +20,7 @@ import io.statesync.embedded.ExtraListener;
 import io.statesync.embedded.ChildJvm;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,8 +77,8 @@ class KafkaTlsIT {
             "kafka.ssl.truststore.location", tls.trustStore().toString(),
             "kafka.ssl.truststore.password", tls.password(),
             "kafka.ssl.truststore.type", "PKCS12",
-            AppConfig.HTTP_TLS_KEYSTORE_PATH, tls.keyStore().toString(),
-            AppConfig.HTTP_TLS_KEYSTORE_PASSWORD, tls.password());
+            ServerConfig.HTTP_TLS_KEYSTORE_PATH, tls.keyStore().toString(),
+            ServerConfig.HTTP_TLS_KEYSTORE_PASSWORD, tls.password());
         AppConfig config = InProcessApp.isolatedConfig(broker.bootstrapServers("SSL"), cluster.registryUrl(),
             workDir.resolve("state"), overrides);
         try (InProcessApp app = InProcessApp.start(config, Duration.ofSeconds(60));

@@ -21,6 +21,7 @@ import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,8 +51,8 @@ class SecurityIT {
         String fromFile = "ftok-" + UUID.randomUUID();
         Path tokensFile = Files.writeString(workDir.resolve("tokens"), "# readers\n" + fromFile + ":reader\n");
         String forwardSecret = "fsec-" + UUID.randomUUID();
-        Map<String, Object> overrides = Map.of(AppConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader",
-            AppConfig.AUTH_TOKENS_FILE, tokensFile.toString(), AppConfig.FORWARD_SECRET, forwardSecret);
+        Map<String, Object> overrides = Map.of(ServerConfig.AUTH_TOKENS, writer + ":writer," + reader + ":reader",
+            ServerConfig.AUTH_TOKENS_FILE, tokensFile.toString(), ServerConfig.FORWARD_SECRET, forwardSecret);
         AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
             overrides);
         Path log = workDir.resolve("statesync.log");
@@ -89,7 +90,7 @@ class SecurityIT {
      */
     @Test
     void shouldBindTheOpenDefaultToLoopbackOnly(EmbeddedCluster cluster) throws Exception {
-        assertThat(InetAddress.getByName(new AppConfig(Map.of()).getString(AppConfig.HTTP_HOST)).isLoopbackAddress())
+        assertThat(InetAddress.getByName(new AppConfig(Map.of()).getString(ServerConfig.HTTP_HOST)).isLoopbackAddress())
             .as("the default http.host, which `statesync up` keeps").isTrue();
         OffHostNetwork network;
         try {
@@ -117,7 +118,7 @@ class SecurityIT {
 
     @Test
     void shouldRefuseToStartOnANonLoopbackHostWithoutTokens(EmbeddedCluster cluster) {
-        Map<String, Object> open = new HashMap<>(Map.of(AppConfig.HTTP_HOST, "0.0.0.0"));
+        Map<String, Object> open = new HashMap<>(Map.of(ServerConfig.HTTP_HOST, "0.0.0.0"));
         AppConfig config = InProcessApp.isolatedConfig(cluster.bootstrapServers(), cluster.registryUrl(), workDir.resolve("state"),
             open);
         try (StatesyncApp app = new StatesyncApp(config)) {

@@ -20,9 +20,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.statesync.config.AppConfig;
+
 import io.statesync.embedded.TcpRelay;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -125,7 +126,7 @@ class KubeInformerIT {
     @Test
     void shouldListAgainWhenItsPositionHasLeftTheChangeRing() throws Exception {
         Map<String, Object> config = KubeTestApp.config("kube-expired");
-        config.put(AppConfig.VIEW_RING_CAPACITY, 50);
+        config.put(ServerConfig.VIEW_RING_CAPACITY, 50);
         try (KubeTestApp app = KubeTestApp.start(config)) {
             app.putKind(KIND, QUIET);
             writeRound(app, "exp", 100, 0);

@@ -21,6 +21,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.embedded.FreePorts;
 import io.statesync.rest.JsonRequests;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 
 import static org.awaitility.Awaitility.await;
 
@@ -49,14 +50,14 @@ final class KubeTestApp implements AutoCloseable {
         p.put(AppConfig.SCHEMA_REGISTRY_URL, EmbeddedClusterExtension.registryUrl());
         p.put(AppConfig.APPLICATION_ID, id);
         p.put(AppConfig.TOPIC_PREFIX, id + ".");
-        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
         p.put(AppConfig.NUM_STREAM_THREADS, 1);
         p.put(AppConfig.COMMIT_INTERVAL_MS, 50L);
         // A port of its own that a restart can bind again, so that clients and relays keep their address.
-        p.put(AppConfig.HTTP_PORT, FreePorts.pick());
+        p.put(ServerConfig.HTTP_PORT, FreePorts.pick());
         p.put(AppConfig.STATE_DIR, Files.createTempDirectory("statesync-kube-it").toString());
-        p.put(AppConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
-        p.put(AppConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
+        p.put(ServerConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
+        p.put(ServerConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
         p.put("streams.session.timeout.ms", 10_000);
         return p;
     }
@@ -86,11 +87,11 @@ final class KubeTestApp implements AutoCloseable {
     }
 
     int port() {
-        return (Integer) config.get(AppConfig.HTTP_PORT);
+        return (Integer) config.get(ServerConfig.HTTP_PORT);
     }
 
     String base() {
-        return (config.containsKey(AppConfig.HTTP_TLS_KEYSTORE_PATH) ? "https" : "http") + "://127.0.0.1:" + port();
+        return (config.containsKey(ServerConfig.HTTP_TLS_KEYSTORE_PATH) ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     /** A fabric8 client for {@code url} with the writer's token, in namespace {@code namespace}. */
@@ -111,7 +112,7 @@ final class KubeTestApp implements AutoCloseable {
 
     HttpResponse<String> send(String method, String path, Object body, String contentType, String... headers) {
         return JsonRequests.send(http, Duration.ofSeconds(60), base() + path,
-            config.containsKey(AppConfig.AUTH_TOKENS) ? WRITER : null, method, body, contentType, headers);
+            config.containsKey(ServerConfig.AUTH_TOKENS) ? WRITER : null, method, body, contentType, headers);
     }
 
     static JsonNode json(HttpResponse<String> r) {

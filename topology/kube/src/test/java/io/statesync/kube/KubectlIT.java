@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.cli.KubeconfigCommand;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.InTestAgent;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -40,7 +41,7 @@ class KubectlIT {
         // kubectl sends a bearer token over https only (client-go drops credentials for a plain-http server), so this
         // instance runs open on loopback, as `statesync up` does; the tokens' Status answers are tested with fabric8.
         Map<String, Object> config = KubeTestApp.config("kubectl");
-        config.remove(AppConfig.AUTH_TOKENS);
+        config.remove(ServerConfig.AUTH_TOKENS);
         app = KubeTestApp.start(config);
         Path dir = KubeTestApp.tempDir();
         Path kubeconfig = dir.resolve("kubeconfig");

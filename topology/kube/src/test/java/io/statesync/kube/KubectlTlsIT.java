@@ -17,8 +17,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 import io.statesync.cli.KubeconfigCommand;
-import io.statesync.config.AppConfig;
+
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,9 +48,9 @@ class KubectlTlsIT {
         Files.writeString(ca, "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(cert.getEncoded())
             + "\n-----END CERTIFICATE-----\n");
         Map<String, Object> config = KubeTestApp.config("kubectl-tls");
-        config.put(AppConfig.HTTP_TLS_KEYSTORE_PATH, keyStore.toString());
-        config.put(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD, password);
-        config.put(AppConfig.HTTP_TLS_KEYSTORE_TYPE, "PKCS12");
+        config.put(ServerConfig.HTTP_TLS_KEYSTORE_PATH, keyStore.toString());
+        config.put(ServerConfig.HTTP_TLS_KEYSTORE_PASSWORD, password);
+        config.put(ServerConfig.HTTP_TLS_KEYSTORE_TYPE, "PKCS12");
         try (KubeTestApp app = KubeTestApp.start(config, trusting(ks))) {
             app.putKind("Secured", Map.of());
             Kubectl writer = kubectl(dir, "writer", app.base(), KubeTestApp.WRITER);

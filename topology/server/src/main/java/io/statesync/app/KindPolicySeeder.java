@@ -17,6 +17,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.statesync.avro.KindPolicy;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.KindPolicyJson;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,7 +50,7 @@ public final class KindPolicySeeder {
     }
 
     public void seedIfConfigured() {
-        String file = config.getString(AppConfig.KINDS_SEED_FILE);
+        String file = config.getString(ServerConfig.KINDS_SEED_FILE);
         if (file.isEmpty()) {
             return;
         }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.core.joran.spi.JoranException;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -18,7 +19,7 @@ public final class LoggingSetup {
     }
 
     public static void apply(AppConfig config) {
-        String format = config.getString(AppConfig.LOG_FORMAT);
+        String format = config.getString(ServerConfig.LOG_FORMAT);
         if (format.equals(System.getProperty(PROPERTY, "text"))) {
             return;
         }

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import io.statesync.app.internal.ClassArchiveMarker;
 import io.statesync.cli.StatesyncCli;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,7 +35,7 @@ public final class RunCommand implements Callable<Integer> {
         }, "statesync-shutdown"));
         app.start();
         ClassArchiveMarker.markWhenReady(() -> app.restServer().readinessProblems().isEmpty());
-        System.out.println("statesync running; REST on http://" + config.getString(AppConfig.HTTP_HOST) + ":" + app.httpPort());
+        System.out.println("statesync running; REST on http://" + config.getString(ServerConfig.HTTP_HOST) + ":" + app.httpPort());
         stopped.await();
         return StatesyncCli.EXIT_OK;
     }

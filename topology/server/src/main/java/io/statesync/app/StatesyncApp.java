@@ -25,6 +25,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.rest.RestServer;
 import io.statesync.serde.SerdeConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.OutputLimits;
@@ -64,7 +65,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     public StatesyncApp(AppConfig config) {
         this.config = config;
-        this.metrics = new ReconcileMetrics(registry, config.getInt(AppConfig.METRICS_MAX_KINDS));
+        this.metrics = new ReconcileMetrics(registry, config.getInt(ServerConfig.METRICS_MAX_KINDS));
     }
 
     /**
@@ -115,7 +116,7 @@ public final class StatesyncApp implements AutoCloseable {
         schemas = new SchemaRegistration(SchemaRegistryClients.forConfig(serdeConfig), topics);
         rest.addReadinessCheck(schemas::problem);
         rest.addReadinessCheck(taskFailures::problem);
-        long livenessAfter = config.getLong(AppConfig.LIVENESS_TASK_FAILURES_MS);
+        long livenessAfter = config.getLong(ServerConfig.LIVENESS_TASK_FAILURES_MS);
         rest.addLivenessCheck(() -> taskFailures.livenessProblem(livenessAfter));
         schemas.start();
     }
@@ -139,9 +140,9 @@ public final class StatesyncApp implements AutoCloseable {
 
     private void ensureTopics(TopicNames topics) {
         try (Admin admin = Admin.create(config.adminProps())) {
-            new TopicManager(admin, topics, config.getInt(AppConfig.TOPIC_PARTITIONS),
+            new TopicManager(admin, topics, config.getInt(ServerConfig.TOPIC_PARTITIONS),
                 config.getShort(AppConfig.TOPIC_REPLICATION_FACTOR)).withMaxMessageBytes(OutputLimits.maxRecordBytes(config))
-                .ensureTopics(config.getBoolean(AppConfig.TOPIC_CREATE));
+                .ensureTopics(config.getBoolean(ServerConfig.TOPIC_CREATE));
         }
     }
 
@@ -161,12 +162,12 @@ public final class StatesyncApp implements AutoCloseable {
     private Properties streamsProperties(String advertisedServer) {
         Properties props = StatesyncTopology.streamsProperties(config, metrics, taskFailures);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedServer);
-        String instanceId = config.getString(AppConfig.GROUP_INSTANCE_ID);
+        String instanceId = config.getString(ServerConfig.GROUP_INSTANCE_ID);
         if (!instanceId.isEmpty()) {
             // Streams suffixes it with the thread index, so each stream thread is its own static member.
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
         }
-        long rocksDbBytes = config.getLong(AppConfig.ROCKSDB_MEMORY_BYTES);
+        long rocksDbBytes = config.getLong(ServerConfig.ROCKSDB_MEMORY_BYTES);
         if (rocksDbBytes > 0 && !props.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
             props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
             props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, rocksDbBytes);
@@ -229,7 +230,7 @@ public final class StatesyncApp implements AutoCloseable {
             schemas.close();
         }
         if (streams != null) {
-            var membership = config.getString(AppConfig.GROUP_INSTANCE_ID).isEmpty()
+            var membership = config.getString(ServerConfig.GROUP_INSTANCE_ID).isEmpty()
                 ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
             streams.close(CloseOptions.groupMembershipOperation(membership).withTimeout(CLOSE_TIMEOUT));
         }

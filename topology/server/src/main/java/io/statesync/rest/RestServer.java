@@ -47,6 +47,7 @@ import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.UiFiles;
 import io.statesync.rest.internal.UnexpectedErrors;
 import io.statesync.rest.internal.WatchHandler;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -137,7 +138,7 @@ public final class RestServer {
         this.auth = TokenAuth.fromConfig(config);
         this.forwards = ForwardCredential.fromConfig(config, auth.fingerprint());
 
-        this.renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, config.getLong(AppConfig.VIEW_JSON_CACHE_BYTES),
+        this.renderedJson = new RenderedJsonCache(RenderedJsonCache.DEFAULT_SLOTS, config.getLong(ServerConfig.VIEW_JSON_CACHE_BYTES),
             ResourceJson::toBytes);
     }
 
@@ -153,7 +154,7 @@ public final class RestServer {
      * advertise the bound port, and binding need not wait for the topics to be verified.
      */
     public void bind() {
-        String host = config.getString(AppConfig.HTTP_HOST);
+        String host = config.getString(ServerConfig.HTTP_HOST);
         requireLoopbackWithoutAuth(host);
         serdes = new TopologySerdes(config);
         admission = new AdmissionClient(config, topics, serdes);
@@ -174,12 +175,12 @@ public final class RestServer {
             // Javalin's watcher is a non-daemon thread that sleeps five seconds to tell whether start() was called; this
             // instance starts right away, and the thread would only hold up the exit of a short-lived JVM.
             cfg.startup.startupWatcherEnabled = false;
-            cfg.http.maxRequestSize = config.getInt(AppConfig.HTTP_MAX_BODY_BYTES);
+            cfg.http.maxRequestSize = config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES);
             cfg.requestLogger.http(this::recordRequest);
             JsonErrorHandler errors = new JsonErrorHandler();
             cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
             cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
-            String keystore = config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH);
+            String keystore = config.getString(ServerConfig.HTTP_TLS_KEYSTORE_PATH);
             if (!keystore.isEmpty()) {
                 cfg.jetty.addConnector((server, http) -> httpsConnector(server, http, keystore, host));
             }
@@ -190,14 +191,14 @@ public final class RestServer {
             cfg.routes.before(this::authorize);
             registerRoutes(cfg.routes);
         });
-        javalin.start(host, config.getInt(AppConfig.HTTP_PORT));
+        javalin.start(host, config.getInt(ServerConfig.HTTP_PORT));
         LOG.info("REST listening on {}://{}:{}", scheme(), host, port());
         startProbes(host);
     }
 
     /** The probe listener on {@code probe.port}, unless that is -1. */
     private void startProbes(String host) {
-        int port = config.getInt(AppConfig.PROBE_PORT);
+        int port = config.getInt(ServerConfig.PROBE_PORT);
         if (port < 0) {
             return;
         }
@@ -240,7 +241,7 @@ public final class RestServer {
 
     /** http, or https when a key store is configured. */
     public String scheme() {
-        return config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH).isEmpty() ? "http" : "https";
+        return config.getString(ServerConfig.HTTP_TLS_KEYSTORE_PATH).isEmpty() ? "http" : "https";
     }
 
     /**
@@ -250,8 +251,8 @@ public final class RestServer {
     private Connector httpsConnector(Server server, HttpConfiguration http, String keystore, String host) {
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(keystore);
-        tls.setKeyStoreType(config.getString(AppConfig.HTTP_TLS_KEYSTORE_TYPE));
-        Password password = config.getPassword(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD);
+        tls.setKeyStoreType(config.getString(ServerConfig.HTTP_TLS_KEYSTORE_TYPE));
+        Password password = config.getPassword(ServerConfig.HTTP_TLS_KEYSTORE_PASSWORD);
         if (password != null) {
             tls.setKeyStorePassword(password.value());
         }
@@ -260,7 +261,7 @@ public final class RestServer {
         ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(tls, HttpVersion.HTTP_1_1.asString()),
             new HttpConnectionFactory(https));
         connector.setHost(host);
-        connector.setPort(config.getInt(AppConfig.HTTP_PORT));
+        connector.setPort(config.getInt(ServerConfig.HTTP_PORT));
         return connector;
     }
 
@@ -654,7 +655,7 @@ public final class RestServer {
 
     public String advertisedServer() {
         String configured = advertisedServerFromConfig();
-        return configured != null ? configured : config.getString(AppConfig.HTTP_HOST) + ":" + port();
+        return configured != null ? configured : config.getString(ServerConfig.HTTP_HOST) + ":" + port();
     }
 
     /**
@@ -662,12 +663,12 @@ public final class RestServer {
      * null when only binding tells (http.port 0).
      */
     public String advertisedServerFromConfig() {
-        String explicit = config.getString(AppConfig.APPLICATION_SERVER);
+        String explicit = config.getString(ServerConfig.APPLICATION_SERVER);
         if (!explicit.isEmpty()) {
             return explicit;
         }
-        int port = config.getInt(AppConfig.HTTP_PORT);
-        return port == 0 ? null : config.getString(AppConfig.HTTP_HOST) + ":" + port;
+        int port = config.getInt(ServerConfig.HTTP_PORT);
+        return port == 0 ? null : config.getString(ServerConfig.HTTP_HOST) + ":" + port;
     }
 
     public void stop() {

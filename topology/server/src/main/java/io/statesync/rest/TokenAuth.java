@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -34,16 +35,16 @@ public final class TokenAuth {
     /** From {@code auth.tokens} and {@code auth.tokens.file}, merged. */
     public static TokenAuth fromConfig(AppConfig config) {
         List<String> specs = new ArrayList<>();
-        Password inline = config.getPassword(AppConfig.AUTH_TOKENS);
+        Password inline = config.getPassword(ServerConfig.AUTH_TOKENS);
         if (inline != null) {
             specs.addAll(List.of(inline.value().split(",")));
         }
-        String file = config.getString(AppConfig.AUTH_TOKENS_FILE);
+        String file = config.getString(ServerConfig.AUTH_TOKENS_FILE);
         if (!file.isEmpty()) {
             try {
                 specs.addAll(Files.readAllLines(Path.of(file), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new IllegalStateException("Cannot read " + AppConfig.AUTH_TOKENS_FILE + " " + file + ": " + e.getMessage());
+                throw new IllegalStateException("Cannot read " + ServerConfig.AUTH_TOKENS_FILE + " " + file + ": " + e.getMessage());
             }
         }
         return parse(specs);

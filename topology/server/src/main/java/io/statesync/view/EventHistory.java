@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.TopicNames;
@@ -78,9 +79,9 @@ public final class EventHistory implements AutoCloseable {
         this.config = config;
         this.topics = topics;
         this.serdes = serdes;
-        this.maxPerResource = config.getInt(AppConfig.EVENTS_MAX_PER_RESOURCE);
-        this.maxAge = Duration.ofMillis(config.getLong(AppConfig.EVENTS_MAX_AGE_MS));
-        this.maxBytes = config.getLong(AppConfig.EVENTS_HISTORY_BYTES);
+        this.maxPerResource = config.getInt(ServerConfig.EVENTS_MAX_PER_RESOURCE);
+        this.maxAge = Duration.ofMillis(config.getLong(ServerConfig.EVENTS_MAX_AGE_MS));
+        this.maxBytes = config.getLong(ServerConfig.EVENTS_HISTORY_BYTES);
     }
 
     /** The bytes of the entries the history holds, as {@link Entry#bytes} counts them. */

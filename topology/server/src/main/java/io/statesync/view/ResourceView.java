@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.view.internal.ChangeRing;
@@ -93,7 +94,7 @@ public final class ResourceView implements AutoCloseable {
     /** {@code topicFacts} is asked once per start, and only when there is a snapshot to judge or write. */
     public ResourceView(AppConfig config, TopicNames topics, TopologySerdes serdes, Supplier<TopicFacts> topicFacts) {
         this.topic = topics.resources();
-        this.ring = new ChangeRing(config.getInt(AppConfig.VIEW_RING_CAPACITY), config.getLong(AppConfig.VIEW_RING_BYTES));
+        this.ring = new ChangeRing(config.getInt(ServerConfig.VIEW_RING_CAPACITY), config.getLong(ServerConfig.VIEW_RING_BYTES));
         this.scans = new ChunkedScan(lock, index, ring);
         var deserializer = serdes.resource().deserializer();
         StoredResource.Decoder decoder = bytes -> deserializer.deserialize(topic, bytes);

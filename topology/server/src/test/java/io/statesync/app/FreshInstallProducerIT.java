@@ -19,6 +19,7 @@ import io.statesync.embedded.EmbeddedKafka;
 import io.statesync.embedded.EmbeddedRegistry;
 import io.statesync.embedded.FreePorts;
 import io.statesync.serde.PythonClient;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,10 +79,10 @@ class FreshInstallProducerIT {
         Map<String, Object> p = new HashMap<>();
         p.put(AppConfig.BOOTSTRAP_SERVERS, bootstrap);
         p.put(AppConfig.SCHEMA_REGISTRY_URL, registryUrl);
-        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
         p.put(AppConfig.NUM_STREAM_THREADS, 1);
         p.put(AppConfig.COMMIT_INTERVAL_MS, 50L);
-        p.put(AppConfig.HTTP_PORT, 0);
+        p.put(ServerConfig.HTTP_PORT, 0);
         p.put(AppConfig.STATE_DIR, Files.createDirectories(dir.resolve("streams")).toString());
         return p;
     }

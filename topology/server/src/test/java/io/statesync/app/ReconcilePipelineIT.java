@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.InTestAgent;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologyFixture;
@@ -141,8 +142,8 @@ class ReconcilePipelineIT {
         props.put(AppConfig.TOPIC_PREFIX, name + "-" + suffix + ".");
         props.put(AppConfig.APPLICATION_ID, "statesync-" + name + "-" + suffix);
         props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, 0);
-        props.put(AppConfig.TOPIC_PARTITIONS, partitions);
+        props.put(ServerConfig.HTTP_PORT, 0);
+        props.put(ServerConfig.TOPIC_PARTITIONS, partitions);
         props.put(AppConfig.NUM_STREAM_THREADS, 1);
         return new AppConfig(props);
     }
@@ -225,7 +226,7 @@ class ReconcilePipelineIT {
             Map<String, Object> props = new TreeMap<>();
             config.originals().forEach(props::put);
             props.putAll(overrides);
-            props.put(AppConfig.HTTP_PORT, httpPort);
+            props.put(ServerConfig.HTTP_PORT, httpPort);
             List<String> args = new ArrayList<>(List.of("run"));
             props.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
             List<String> command = ChildJvm.command(List.of("-Xmx256m", "-XX:+UseSerialGC"), ChildJvm.currentClassPath(),

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -153,10 +154,10 @@ class StatesyncAppRestartIT {
         props.put(AppConfig.TOPIC_PREFIX, name + ".");
         props.put(AppConfig.APPLICATION_ID, name);
         props.put(AppConfig.STATE_DIR, stateDir.toString());
-        props.put(AppConfig.HTTP_PORT, port);
-        props.put(AppConfig.TOPIC_PARTITIONS, 2);
+        props.put(ServerConfig.HTTP_PORT, port);
+        props.put(ServerConfig.TOPIC_PARTITIONS, 2);
         props.put(AppConfig.NUM_STREAM_THREADS, 1);
-        props.put(AppConfig.GROUP_INSTANCE_ID, instanceId);
+        props.put(ServerConfig.GROUP_INSTANCE_ID, instanceId);
         return new AppConfig(props);
     }
 }

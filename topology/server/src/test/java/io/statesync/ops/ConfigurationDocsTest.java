@@ -11,13 +11,13 @@ import io.statesync.app.ConfigCommand;
 import io.statesync.config.AppConfig;
 import org.junit.jupiter.api.Test;
 
-/** docs/configuration.md is generated from the ConfigDef; this keeps the checked-in copy current. */
+/** docs/configuration.md is generated from the engine's and the server's ConfigDefs; this keeps the checked-in copy current. */
 class ConfigurationDocsTest {
 
     /** {@code -Dstatesync.docs.write=true} rewrites the file instead of comparing it. */
     private static final String WRITE_PROPERTY = "statesync.docs.write";
 
-    private static final String HOW_TO_REGENERATE = "docs/configuration.md must equal `statesync config docs` (generated from AppConfig). Regenerate it with"
+    private static final String HOW_TO_REGENERATE = "docs/configuration.md must equal `statesync config docs` (generated from AppConfig and ServerConfig). Regenerate it with"
         + " `./statesync config docs > docs/configuration.md` (from the repository root), or with"
         + " `mvn -B -o -pl topology test -Dtest=ConfigurationDocsTest -D" + WRITE_PROPERTY + "=true`, and commit it.";
 

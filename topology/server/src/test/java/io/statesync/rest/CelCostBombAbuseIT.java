@@ -14,6 +14,7 @@ import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ValidationRule;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,7 +43,7 @@ class CelCostBombAbuseIT {
     static void start() throws Exception {
         String prefix = RestTestApp.prefix("cel-bomb");
         config = RestTestApp.config("cel-bomb", prefix);
-        config.put(AppConfig.HTTP_MAX_BODY_BYTES, 600_000);
+        config.put(ServerConfig.HTTP_MAX_BODY_BYTES, 600_000);
         app = RestTestApp.start(config).as(RestTestApp.WRITER);
         // The first writes after a start open producers and transactions; the attacks are measured after them.
         app.assertEveryPartitionAdmits(3, Duration.ofSeconds(60));

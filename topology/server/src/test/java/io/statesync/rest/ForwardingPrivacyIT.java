@@ -18,8 +18,9 @@ import java.util.stream.IntStream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
-import io.statesync.config.AppConfig;
+
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.AfterAll;
@@ -55,11 +56,11 @@ class ForwardingPrivacyIT {
         String password = "pw-" + UUID.randomUUID();
         Path keyStore = selfSignedKeyStore(dir, password);
         Map<String, Object> configA = RestTestApp.config("forward-tls", RestTestApp.prefix("forward-tls"));
-        configA.put(AppConfig.HTTP_TLS_KEYSTORE_PATH, keyStore.toString());
-        configA.put(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD, password);
-        configA.put(AppConfig.FORWARD_SECRET, "shared-" + UUID.randomUUID());
+        configA.put(ServerConfig.HTTP_TLS_KEYSTORE_PATH, keyStore.toString());
+        configA.put(ServerConfig.HTTP_TLS_KEYSTORE_PASSWORD, password);
+        configA.put(ServerConfig.FORWARD_SECRET, "shared-" + UUID.randomUUID());
         Map<String, Object> configB = RestTestApp.sameAppOwnState(configA);
-        configA.put(AppConfig.AUTH_TOKENS, RestTestApp.WRITER + ":writer," + RestTestApp.READER + ":reader," + ONLY_A + ":reader");
+        configA.put(ServerConfig.AUTH_TOKENS, RestTestApp.WRITER + ":writer," + RestTestApp.READER + ":reader," + ONLY_A + ":reader");
         SSLContext tls = trusting(keyStore, password);
         a = RestTestApp.startHttps(configA, tls);
         b = RestTestApp.startHttps(configB, tls);

@@ -17,6 +17,7 @@ import java.util.stream.IntStream;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.StatesyncTopology;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.kafka.common.serialization.Serdes;
@@ -102,7 +103,7 @@ class RestRoutingIT {
     @Test
     void shouldServeAKeyFromAStandbyMarkedStaleWhenItsOwnerIsUnreachable() throws Exception {
         String unreachable = "127.0.0.1:" + unusedPort();
-        startPair("rest-standby", Map.of(AppConfig.APPLICATION_SERVER, unreachable));
+        startPair("rest-standby", Map.of(ServerConfig.APPLICATION_SERVER, unreachable));
         for (int k = 0; k < KEYS; k++) {
             assertThat(b.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);
         }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 
 import static org.awaitility.Awaitility.await;
 
@@ -65,14 +66,14 @@ final class RestTestApp implements AutoCloseable {
         p.put(AppConfig.SCHEMA_REGISTRY_URL, EmbeddedClusterExtension.registryUrl());
         p.put(AppConfig.APPLICATION_ID, name + "-" + UUID.randomUUID().toString().substring(0, 8));
         p.put(AppConfig.TOPIC_PREFIX, prefix);
-        p.put(AppConfig.TOPIC_PARTITIONS, 3);
+        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
         p.put(AppConfig.NUM_STREAM_THREADS, 1);
         p.put(AppConfig.COMMIT_INTERVAL_MS, 50L);
-        p.put(AppConfig.HTTP_PORT, 0);
-        p.put(AppConfig.HTTP_MAX_BODY_BYTES, 65_536);
+        p.put(ServerConfig.HTTP_PORT, 0);
+        p.put(ServerConfig.HTTP_MAX_BODY_BYTES, 65_536);
         p.put(AppConfig.STATE_DIR, Files.createTempDirectory("statesync-rest-it").toString());
-        p.put(AppConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
-        p.put(AppConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
+        p.put(ServerConfig.AUTH_TOKENS, WRITER + ":writer," + READER + ":reader");
+        p.put(ServerConfig.WATCH_BOOKMARK_INTERVAL_MS, 500L);
         p.put("streams.session.timeout.ms", 10_000);
         return p;
     }

@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.admin.Admin;
@@ -34,7 +35,7 @@ class RestUnavailableIT {
     @BeforeAll
     static void start() throws Exception {
         Map<String, Object> config = RestTestApp.config("rest-unavailable", RestTestApp.prefix("rest-unavailable"));
-        config.put(AppConfig.ADMISSION_TIMEOUT_MS, 500L);
+        config.put(ServerConfig.ADMISSION_TIMEOUT_MS, 500L);
         AppConfig cfg = new AppConfig(config);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers()))) {
             new TopicManager(admin, new TopicNames(cfg.topicPrefix()), 3, (short) -1).ensureTopics(true);

@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import io.statesync.view.internal.ViewSnapshot;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -99,8 +100,8 @@ class RestViewSnapshotIT {
     @Test
     void shouldMoveItsValuesToTheSnapshotFileWhileRunningAndStillServeEveryChange() throws Exception {
         Map<String, Object> config = RestTestApp.config("rest-view-spill", RestTestApp.prefix("rest-view-spill"));
-        config.put(AppConfig.VIEW_SPILL_BYTES, 1L);
-        config.put(AppConfig.VIEW_SPILL_INTERVAL_MS, 0L);
+        config.put(ServerConfig.VIEW_SPILL_BYTES, 1L);
+        config.put(ServerConfig.VIEW_SPILL_INTERVAL_MS, 0L);
         a = RestTestApp.start(config);
         for (int k = 0; k < KEYS; k++) {
             assertThat(a.put(path(k), body(Map.of("k", k), Map.of())).statusCode()).isEqualTo(201);

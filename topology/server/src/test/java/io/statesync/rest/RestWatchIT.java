@@ -23,6 +23,7 @@ import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.rest.internal.WatchHandler;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -70,7 +71,7 @@ class RestWatchIT {
     @BeforeAll
     static void start() throws Exception {
         config = RestTestApp.config("rest-watch", RestTestApp.prefix("rest-watch"));
-        config.put(AppConfig.WATCH_SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
+        config.put(ServerConfig.WATCH_SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
         app = RestTestApp.start(config);
     }
 

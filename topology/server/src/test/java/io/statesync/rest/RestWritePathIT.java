@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.schemas.Values;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.InTestAgent;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -51,7 +52,7 @@ class RestWritePathIT {
     static void start() throws Exception {
         String prefix = RestTestApp.prefix("rest-writes");
         config = RestTestApp.config("rest-writes", prefix);
-        config.put(AppConfig.HTTP_MAX_BODY_BYTES, 1_048_576);
+        config.put(ServerConfig.HTTP_MAX_BODY_BYTES, 1_048_576);
         topics = new TopicNames(prefix);
         app = RestTestApp.start(config).as(RestTestApp.WRITER);
     }

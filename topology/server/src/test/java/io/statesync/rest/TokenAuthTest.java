@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,8 +60,8 @@ class TokenAuthTest {
     void shouldMergeTheInlineTokensWithTheTokensFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("tokens");
         Files.writeString(file, "f1:writer\n");
-        TokenAuth merged = TokenAuth.fromConfig(new AppConfig(Map.of(AppConfig.AUTH_TOKENS, "i1:reader",
-            AppConfig.AUTH_TOKENS_FILE, file.toString())));
+        TokenAuth merged = TokenAuth.fromConfig(new AppConfig(Map.of(ServerConfig.AUTH_TOKENS, "i1:reader",
+            ServerConfig.AUTH_TOKENS_FILE, file.toString())));
         assertThatCode(() -> merged.require("Bearer f1", TokenAuth.Role.WRITER)).doesNotThrowAnyException();
         assertThatCode(() -> merged.require("Bearer i1", TokenAuth.Role.READER)).doesNotThrowAnyException();
     }

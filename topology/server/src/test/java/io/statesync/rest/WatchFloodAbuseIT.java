@@ -13,8 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.statesync.config.AppConfig;
+
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,9 +43,9 @@ class WatchFloodAbuseIT {
     @BeforeAll
     static void start() throws Exception {
         Map<String, Object> config = RestTestApp.config("watch-flood", RestTestApp.prefix("watch-flood"));
-        config.put(AppConfig.WATCH_MAX_OPEN, MAX_OPEN);
-        config.put(AppConfig.WATCH_MAX_OPEN_PER_TOKEN, PER_TOKEN);
-        config.put(AppConfig.LIST_MAX_BYTES, LIST_MAX_BYTES);
+        config.put(ServerConfig.WATCH_MAX_OPEN, MAX_OPEN);
+        config.put(ServerConfig.WATCH_MAX_OPEN_PER_TOKEN, PER_TOKEN);
+        config.put(ServerConfig.LIST_MAX_BYTES, LIST_MAX_BYTES);
         app = RestTestApp.start(config);
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class EventHistoryBudgetTest {
     @Test
     void shouldEvictTheOldestEntriesOnceTheHistoryPassesItsByteBudget() {
         AppConfig config = new AppConfig(Map.of(AppConfig.BOOTSTRAP_SERVERS, "localhost:1",
-            AppConfig.SCHEMA_REGISTRY_URL, "http://localhost:1", AppConfig.EVENTS_HISTORY_BYTES, BUDGET));
+            AppConfig.SCHEMA_REGISTRY_URL, "http://localhost:1", ServerConfig.EVENTS_HISTORY_BYTES, BUDGET));
         try (EventHistory history = new EventHistory(config, new TopicNames(config.topicPrefix()), new TopologySerdes(config))) {
             String big = "x".repeat(4_000);
             for (int i = 0; i < 2_000; i++) {

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.EmbeddedKafka;
 import io.statesync.embedded.EmbeddedRegistry;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicManager;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,10 +65,10 @@ public final class BenchCluster implements AutoCloseable {
         p.put(AppConfig.SCHEMA_REGISTRY_URL, registry.url());
         p.put(AppConfig.APPLICATION_ID, id);
         p.put(AppConfig.TOPIC_PREFIX, id + ".");
-        p.put(AppConfig.TOPIC_PARTITIONS, PARTITIONS);
+        p.put(ServerConfig.TOPIC_PARTITIONS, PARTITIONS);
         p.put(AppConfig.NUM_STREAM_THREADS, 2);
         p.put(AppConfig.STATE_DIR, dir.resolve("state").resolve(id).toString());
-        p.put(AppConfig.HTTP_PORT, 0);
+        p.put(ServerConfig.HTTP_PORT, 0);
         p.putAll(overrides);
         AppConfig config = new AppConfig(p);
         try (Admin admin = admin()) {

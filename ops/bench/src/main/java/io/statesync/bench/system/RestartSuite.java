@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -65,7 +66,7 @@ public final class RestartSuite {
             "state wiped: start -> /readyz 200 (s)", "bare app, same volume (3 changelogs), wiped: start -> RUNNING (s)",
             "bare (same volume) / statesync (wiped)", "bare app, state changelog only, wiped (s)", "bare (state only) / statesync");
         Map<String, Object> o = new HashMap<>(overrides);
-        o.put(AppConfig.HTTP_PORT, 0);
+        o.put(ServerConfig.HTTP_PORT, 0);
         AppConfig config = cluster.newRun("restart", o);
         load(config);
         List<String> changelogs = changelogs(config);
@@ -73,7 +74,7 @@ public final class RestartSuite {
         Properties bareAll = loadBare(config, changelogs, "bare");
         Properties bareState = loadBare(config, changelogs.subList(0, 1), "bare-state");
         Map<String, Object> asStatic = new HashMap<>(config.originals());
-        asStatic.put(AppConfig.GROUP_INSTANCE_ID, "bench-static");
+        asStatic.put(ServerConfig.GROUP_INSTANCE_ID, "bench-static");
         AppConfig staticConfig = new AppConfig(asStatic);
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {

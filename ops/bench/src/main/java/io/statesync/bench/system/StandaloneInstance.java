@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 
 /**
  * {@code statesync run} as a JVM of its own (the CLI main on this benchmark's class path, which holds the same jars
@@ -66,7 +67,7 @@ final class StandaloneInstance implements AutoCloseable {
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.statesync.app.StatesyncMain", "run"));
         }
         config.originals().forEach((k, v) -> cmd.addAll(List.of("-D", k + "=" + v)));
-        cmd.addAll(List.of("-D", AppConfig.HTTP_PORT + "=" + port));
+        cmd.addAll(List.of("-D", ServerConfig.HTTP_PORT + "=" + port));
         Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new StandaloneInstance(p, port);
     }

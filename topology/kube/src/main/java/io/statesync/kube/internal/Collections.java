@@ -10,11 +10,12 @@ import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
-import io.statesync.config.AppConfig;
+
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.rest.WatchCursor;
 import io.statesync.rest.WatchPosition;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
@@ -73,7 +74,7 @@ public final class Collections {
         if (!Versions.isAny(rv) && from == null) {
             requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
         }
-        long maxBytes = context.config().getLong(AppConfig.LIST_MAX_BYTES);
+        long maxBytes = context.config().getLong(ServerConfig.LIST_MAX_BYTES);
         ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit, maxBytes);
         if (!pageable && page.nextKey() != null) {
             // A client that sent no limit does not expect a continue token and would take a partial list for the whole.

@@ -16,6 +16,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.rest.ApiError;
@@ -274,7 +275,7 @@ public final class AdmissionClient implements AutoCloseable {
     }
 
     private long timeoutMs() {
-        return config.getLong(AppConfig.ADMISSION_TIMEOUT_MS);
+        return config.getLong(ServerConfig.ADMISSION_TIMEOUT_MS);
     }
 
 

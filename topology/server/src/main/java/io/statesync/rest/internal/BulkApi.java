@@ -16,6 +16,7 @@ import io.statesync.avro.WritePatch;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.rest.ApiError;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 
 /**
@@ -51,12 +52,12 @@ public final class BulkApi {
 
     public void bulk(Context ctx) throws InterruptedException {
         ResourceApi.requireContentType(ctx, "application/json");
-        JsonNode body = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.json(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         JsonNode docs = body.path("items");
         if (!docs.isArray()) {
             throw ApiError.badRequest("the body must be {\"kind\": \"" + REQUEST_KIND + "\", \"items\": [...]}");
         }
-        int max = config.getInt(AppConfig.BULK_MAX_ITEMS);
+        int max = config.getInt(ServerConfig.BULK_MAX_ITEMS);
         if (docs.size() > max) {
             throw ApiError.badRequest("a bulk write carries at most " + max + " documents (bulk.max.items), got " + docs.size());
         }

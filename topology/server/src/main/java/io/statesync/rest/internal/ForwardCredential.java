@@ -11,6 +11,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 import io.javalin.http.Context;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -46,7 +47,7 @@ public final class ForwardCredential {
      * its role) and the application id, so that only instances configured with the same tokens agree.
      */
     public static ForwardCredential fromConfig(AppConfig config, byte[] tokensFingerprint) {
-        Password secret = config.getPassword(AppConfig.FORWARD_SECRET);
+        Password secret = config.getPassword(ServerConfig.FORWARD_SECRET);
         byte[] material = secret != null && !secret.value().isEmpty()
             ? ("configured\n" + secret.value()).getBytes(StandardCharsets.UTF_8)
             : sha256("derived\n" + config.getString(AppConfig.APPLICATION_ID) + "\n", tokensFingerprint);

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.StatesyncTopology;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Utils;
@@ -136,7 +137,7 @@ public final class KeyRouter implements AutoCloseable {
     private ReadOnlyKeyValueStore<String, ReconcileState> activeStore(KafkaStreams s, int partition) {
         StoreHandles h = handles;
         if (h == null || h.streams() != s || partition >= h.byPartition().length()) {
-            h = new StoreHandles(s, new AtomicReferenceArray<>(Math.max(partition + 1, config.getInt(AppConfig.TOPIC_PARTITIONS))));
+            h = new StoreHandles(s, new AtomicReferenceArray<>(Math.max(partition + 1, config.getInt(ServerConfig.TOPIC_PARTITIONS))));
             handles = h;
         }
         ReadOnlyKeyValueStore<String, ReconcileState> store = h.byPartition().get(partition);
@@ -180,7 +181,7 @@ public final class KeyRouter implements AutoCloseable {
     private Outcome stale(KafkaStreams s, String key, int partition, String why) {
         Map<Integer, LagInfo> lags = s.allLocalStorePartitionLags().get(StatesyncTopology.STATE_STORE);
         LagInfo lag = lags == null ? null : lags.get(partition);
-        if (lag == null || lag.offsetLag() > config.getLong(AppConfig.MAX_STALE_LAG)) {
+        if (lag == null || lag.offsetLag() > config.getLong(ServerConfig.MAX_STALE_LAG)) {
             throw ApiError.unavailable(why + (lag == null ? "; no local copy" : "; the local copy lags by "
                 + lag.offsetLag()) + ". Retry shortly.", RETRY_AFTER_SECONDS);
         }
@@ -197,7 +198,7 @@ public final class KeyRouter implements AutoCloseable {
     /** The partition the default partitioner gives a String key, as every statesync producer uses it. */
     private int partitionOf(String key) {
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-        return Utils.toPositive(Utils.murmur2(bytes)) % config.getInt(AppConfig.TOPIC_PARTITIONS);
+        return Utils.toPositive(Utils.murmur2(bytes)) % config.getInt(ServerConfig.TOPIC_PARTITIONS);
     }
 
     /** Closes the idle connections to other instances. */

@@ -13,6 +13,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.reconciler.RuleLimits;
 import io.statesync.rest.KindPolicyJson;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -104,7 +105,7 @@ public final class KindsApi {
     /** Writes the policy and waits briefly until this instance's global store shows it, so a GET right after sees it. */
     public void put(Context ctx) throws InterruptedException {
         String kind = kind(ctx);
-        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         requireShape(body);
         KindPolicy policy;
         try {
@@ -188,8 +189,8 @@ public final class KindsApi {
 
     /** The bounds of AppConfig's cel.* keys, with spec.max.bytes as the worst-case length of what a rule reads. */
     static RuleLimits ruleLimits(AppConfig config) {
-        return new RuleLimits(config.getInt(AppConfig.CEL_MAX_RULES), config.getInt(AppConfig.CEL_MAX_RULE_BYTES),
-            config.getLong(AppConfig.CEL_MAX_ESTIMATED_COST), config.getLong(AppConfig.CEL_MAX_ESTIMATED_POLICY_COST),
+        return new RuleLimits(config.getInt(ServerConfig.CEL_MAX_RULES), config.getInt(ServerConfig.CEL_MAX_RULE_BYTES),
+            config.getLong(ServerConfig.CEL_MAX_ESTIMATED_COST), config.getLong(ServerConfig.CEL_MAX_ESTIMATED_POLICY_COST),
             config.getInt(AppConfig.SPEC_MAX_BYTES));
     }
 

@@ -14,6 +14,7 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -28,16 +29,16 @@ final class OwnerTls {
 
     /** The socket factory for forwards, or null when the REST port is plain HTTP. */
     static SSLSocketFactory fromConfig(AppConfig config) {
-        String keystore = config.getString(AppConfig.HTTP_TLS_KEYSTORE_PATH);
+        String keystore = config.getString(ServerConfig.HTTP_TLS_KEYSTORE_PATH);
         if (keystore.isEmpty()) {
             return null;
         }
-        String truststore = config.getString(AppConfig.FORWARD_TLS_TRUSTSTORE_PATH);
+        String truststore = config.getString(ServerConfig.FORWARD_TLS_TRUSTSTORE_PATH);
         try {
             KeyStore trusted = truststore.isEmpty()
-                ? certificatesOf(load(keystore, config.getString(AppConfig.HTTP_TLS_KEYSTORE_TYPE),
-                    config.getPassword(AppConfig.HTTP_TLS_KEYSTORE_PASSWORD)))
-                : load(truststore, "PKCS12", config.getPassword(AppConfig.FORWARD_TLS_TRUSTSTORE_PASSWORD));
+                ? certificatesOf(load(keystore, config.getString(ServerConfig.HTTP_TLS_KEYSTORE_TYPE),
+                    config.getPassword(ServerConfig.HTTP_TLS_KEYSTORE_PASSWORD)))
+                : load(truststore, "PKCS12", config.getPassword(ServerConfig.FORWARD_TLS_TRUSTSTORE_PASSWORD));
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trusted);
             SSLContext context = SSLContext.getInstance("TLS");

@@ -33,6 +33,7 @@ import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.LabelSelector;
 import io.statesync.rest.WatchPosition;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.ResourceDiagnoser;
 import io.statesync.view.ResourceView;
@@ -63,7 +64,7 @@ public final class ResourceApi {
     public ResourceApi(AppConfig config, KeyRouter router, ResourceView view, RenderedJsonCache renderedJson,
                        Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets,
                        AnsweredWrites answeredWrites) {
-        this.listMaxBytes = config.getLong(AppConfig.LIST_MAX_BYTES);
+        this.listMaxBytes = config.getLong(ServerConfig.LIST_MAX_BYTES);
         this.answeredWrites = answeredWrites;
         this.renderedJson = renderedJson;
         this.committedEndOffsets = committedEndOffsets;

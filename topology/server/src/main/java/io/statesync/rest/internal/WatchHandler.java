@@ -29,6 +29,7 @@ import io.statesync.rest.ApiError;
 import io.statesync.rest.WatchCursor;
 import io.statesync.rest.WatchFormat;
 import io.statesync.rest.WatchPosition;
+import io.statesync.server.ServerConfig;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
 import org.eclipse.jetty.ee10.servlet.ServletChannel;
@@ -148,12 +149,12 @@ public final class WatchHandler {
         this.view = view;
         this.renderedJson = renderedJson;
         this.logStartOffsets = logStartOffsets;
-        long sendTimeoutMs = config.getLong(AppConfig.WATCH_SEND_TIMEOUT_MS);
+        long sendTimeoutMs = config.getLong(ServerConfig.WATCH_SEND_TIMEOUT_MS);
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
         this.tooSlow = cutoffs(registry, "send-timeout");
         this.tooFarBehind = cutoffs(registry, "too-far-behind");
-        this.limits = new WatchLimits(config.getInt(AppConfig.WATCH_MAX_OPEN), config.getInt(AppConfig.WATCH_MAX_OPEN_PER_TOKEN));
-        this.writers = Executors.newFixedThreadPool(config.getInt(AppConfig.WATCH_THREADS), new ThreadFactory() {
+        this.limits = new WatchLimits(config.getInt(ServerConfig.WATCH_MAX_OPEN), config.getInt(ServerConfig.WATCH_MAX_OPEN_PER_TOKEN));
+        this.writers = Executors.newFixedThreadPool(config.getInt(ServerConfig.WATCH_THREADS), new ThreadFactory() {
             private final AtomicInteger n = new AtomicInteger();
 
             @Override
@@ -165,7 +166,7 @@ public final class WatchHandler {
         });
         long period = Math.max(10, sendTimeoutMs / 4);
         watchdog.scheduleWithFixedDelay(this::abortStuckWrites, period, period, TimeUnit.MILLISECONDS);
-        long tickMs = Math.min(config.getLong(AppConfig.WATCH_BOOKMARK_INTERVAL_MS), TICK_MS);
+        long tickMs = Math.min(config.getLong(ServerConfig.WATCH_BOOKMARK_INTERVAL_MS), TICK_MS);
         watchdog.scheduleWithFixedDelay(this::tick, tickMs, tickMs, TimeUnit.MILLISECONDS);
         view.onChange(this::viewChanged);
     }
@@ -493,8 +494,8 @@ public final class WatchHandler {
             if (closed || done.isDone() || System.currentTimeMillis() >= deadline) {
                 return false;
             }
-            long bookmarkMs = config.getLong(AppConfig.WATCH_BOOKMARK_INTERVAL_MS);
-            int maxQueue = config.getInt(AppConfig.WATCH_MAX_QUEUE);
+            long bookmarkMs = config.getLong(ServerConfig.WATCH_BOOKMARK_INTERVAL_MS);
+            int maxQueue = config.getInt(ServerConfig.WATCH_MAX_QUEUE);
             for (int i = 0; i < BATCHES_PER_TURN && view.nextSeq() > seq; i++) {
                 if (caughtUp && view.backlog(seq) > maxQueue) {
                     tooFarBehind.increment();

@@ -25,6 +25,7 @@ import io.statesync.reconciler.FieldDiff;
 import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.OutputLimits;
 import io.statesync.topology.WriteAdmission;
@@ -68,7 +69,7 @@ public final class WriteApi implements DryRunner {
     /** PUT: create or replace; {@code If-None-Match: *} makes it create-only, If-Match a compare-and-swap. */
     public void put(Context ctx) throws InterruptedException {
         ResourceKey key = ResourceApi.key(ctx);
-        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         DesiredState d = ResourceJson.desired(key, body, expectedVersion(ctx, body));
         d.setCreateOnly("*".equals(trimmed(ctx.header("If-None-Match"))));
         write(ctx, key, d);
@@ -76,7 +77,7 @@ public final class WriteApi implements DryRunner {
 
     /** POST to a namespace's collection: create only, with the name in the body's metadata, as Kubernetes creates. */
     public void create(Context ctx) throws InterruptedException {
-        JsonNode body = BodyReader.document(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode body = BodyReader.document(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         JsonNode name = body.path("metadata").path("name");
         if (!name.isTextual() || name.asText().isEmpty()) {
             throw ApiError.badRequest("metadata.name is required: the name of the resource to create");
@@ -99,7 +100,7 @@ public final class WriteApi implements DryRunner {
     public void patch(Context ctx) throws InterruptedException {
         ResourceKey key = ResourceApi.key(ctx);
         PatchType type = patchType(ctx.contentType());
-        JsonNode patch = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+        JsonNode patch = BodyReader.json(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         write(ctx, key, patchRequest(key, type, patch, ResourceApi.ifMatch(ctx)));
     }
 
@@ -141,7 +142,7 @@ public final class WriteApi implements DryRunner {
     private Propagation propagationPolicy(Context ctx) {
         String given = ctx.queryParam("propagationPolicy");
         if (given == null && ctx.contentLength() > 0) {
-            JsonNode options = BodyReader.json(ctx, config.getInt(AppConfig.HTTP_MAX_BODY_BYTES));
+            JsonNode options = BodyReader.json(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
             JsonNode p = options.path("propagationPolicy");
             given = p.isTextual() ? p.asText() : null;
         }

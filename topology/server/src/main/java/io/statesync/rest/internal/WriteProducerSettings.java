@@ -3,6 +3,7 @@ package io.statesync.rest.internal;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -28,7 +29,7 @@ public final class WriteProducerSettings {
 
     /** The REST producer's properties for {@code config}; throws ConfigException when overrides break the bound. */
     public static Map<String, Object> of(AppConfig config) {
-        long admission = config.getLong(AppConfig.ADMISSION_TIMEOUT_MS);
+        long admission = config.getLong(ServerConfig.ADMISSION_TIMEOUT_MS);
         Map<String, Object> p = config.clientProps(AppConfig.PRODUCER_PREFIX);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(AppConfig.BOOTSTRAP_SERVERS)));
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -45,8 +46,8 @@ public final class WriteProducerSettings {
         if (block + delivery >= admission) {
             throw new ConfigException(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, delivery, "the REST producer's "
                 + "max.block.ms (" + block + ") + delivery.timeout.ms (" + delivery + ") must stay below "
-                + AppConfig.ADMISSION_TIMEOUT_MS + " (" + admission + "), or a write answered 504 could still be "
-                + "recorded and applied after its answer; lower them or raise " + AppConfig.ADMISSION_TIMEOUT_MS);
+                + ServerConfig.ADMISSION_TIMEOUT_MS + " (" + admission + "), or a write answered 504 could still be "
+                + "recorded and applied after its answer; lower them or raise " + ServerConfig.ADMISSION_TIMEOUT_MS);
         }
         return p;
     }

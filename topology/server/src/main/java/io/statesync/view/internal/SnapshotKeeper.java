@@ -6,6 +6,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.view.ResourceView.TopicFacts;
 import io.statesync.view.StoredResource;
@@ -38,7 +39,7 @@ public final class SnapshotKeeper {
     public SnapshotKeeper(AppConfig config, TopicNames topics, Supplier<TopicFacts> topicFacts, StoredResource.Decoder decoder,
                           ResourceIndex index, ChangeRing ring, Lock lock) {
         this.store = ViewSnapshotStore.fromConfig(config, topics, topicFacts, decoder);
-        this.spill = new ViewSpill(store, config.getLong(AppConfig.VIEW_SPILL_BYTES), config.getLong(AppConfig.VIEW_SPILL_INTERVAL_MS));
+        this.spill = new ViewSpill(store, config.getLong(ServerConfig.VIEW_SPILL_BYTES), config.getLong(ServerConfig.VIEW_SPILL_INTERVAL_MS));
         this.index = index;
         this.ring = ring;
         this.lock = lock;

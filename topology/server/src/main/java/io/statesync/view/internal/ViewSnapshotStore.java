@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.function.Supplier;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
 import io.statesync.view.ResourceView.TopicFacts;
 import io.statesync.view.StoredResource;
@@ -41,12 +42,12 @@ final class ViewSnapshotStore {
     /** The configured store, or null when snapshots are disabled. */
     static ViewSnapshotStore fromConfig(AppConfig config, TopicNames topics, Supplier<TopicFacts> facts,
                                         StoredResource.Decoder decoder) {
-        if (!config.getBoolean(AppConfig.VIEW_SNAPSHOT_ENABLED)) {
+        if (!config.getBoolean(ServerConfig.VIEW_SNAPSHOT_ENABLED)) {
             return null;
         }
         Path file = Path.of(config.getString(AppConfig.STATE_DIR), config.getString(AppConfig.APPLICATION_ID),
             "rest-view.snapshot");
-        return new ViewSnapshotStore(file, topics.resources(), config.getLong(AppConfig.VIEW_SNAPSHOT_MAX_AGE_MS), facts, decoder);
+        return new ViewSnapshotStore(file, topics.resources(), config.getLong(ServerConfig.VIEW_SNAPSHOT_MAX_AGE_MS), facts, decoder);
     }
 
     Path file() {

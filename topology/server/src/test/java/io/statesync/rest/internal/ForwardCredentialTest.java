@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,7 +67,7 @@ class ForwardCredentialTest {
         assertThat(otherTokens.verifies(signature, "reader", "GET", PATH)).isFalse();
 
         Map<String, Object> withSecret = new HashMap<>(base);
-        withSecret.put(AppConfig.FORWARD_SECRET, "s3cret");
+        withSecret.put(ServerConfig.FORWARD_SECRET, "s3cret");
         ForwardCredential secretA = ForwardCredential.fromConfig(new AppConfig(withSecret), tokens);
         ForwardCredential secretB = ForwardCredential.fromConfig(new AppConfig(withSecret), new byte[] {9});
         assertThat(secretB.verifies(signatureOf(secretA, PATH, "reader"), "reader", "GET", PATH))

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class WriteProducerSettingsTest {
 
     @Test
     void shouldBoundBlockingAndDeliveryBelowTheAdmissionTimeoutByDefault() {
-        Map<String, Object> p = WriteProducerSettings.of(config(Map.of(AppConfig.ADMISSION_TIMEOUT_MS, 10_000L)));
+        Map<String, Object> p = WriteProducerSettings.of(config(Map.of(ServerConfig.ADMISSION_TIMEOUT_MS, 10_000L)));
 
         assertThat(ms(p, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).isEqualTo(5_000);
         assertThat(ms(p, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG)).isEqualTo(5_000);
@@ -41,7 +42,7 @@ class WriteProducerSettingsTest {
     @Test
     void shouldFollowTheAdmissionTimeoutAtItsSmallestAndLargest() {
         for (long admission : new long[] {100, 600_000}) {
-            Map<String, Object> p = WriteProducerSettings.of(config(Map.of(AppConfig.ADMISSION_TIMEOUT_MS, admission)));
+            Map<String, Object> p = WriteProducerSettings.of(config(Map.of(ServerConfig.ADMISSION_TIMEOUT_MS, admission)));
             assertThat(ms(p, ProducerConfig.MAX_BLOCK_MS_CONFIG) + ms(p, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG))
                 .isLessThan(admission);
             assertThat(ms(p, ProducerConfig.LINGER_MS_CONFIG) + ms(p, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG))
@@ -51,7 +52,7 @@ class WriteProducerSettingsTest {
 
     @Test
     void shouldKeepAnOverrideThatRespectsTheBound() {
-        Map<String, Object> p = WriteProducerSettings.of(config(Map.of(AppConfig.ADMISSION_TIMEOUT_MS, 10_000L,
+        Map<String, Object> p = WriteProducerSettings.of(config(Map.of(ServerConfig.ADMISSION_TIMEOUT_MS, 10_000L,
             "producer.delivery.timeout.ms", "3000", "producer.linger.ms", "5")));
 
         assertThat(ms(p, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).isEqualTo(3_000);
@@ -60,10 +61,10 @@ class WriteProducerSettingsTest {
 
     @Test
     void shouldRefuseToStartWithAProducerOverrideThatCouldLandA504dWriteLater() {
-        assertThatThrownBy(() -> WriteProducerSettings.of(config(Map.of(AppConfig.ADMISSION_TIMEOUT_MS, 10_000L,
+        assertThatThrownBy(() -> WriteProducerSettings.of(config(Map.of(ServerConfig.ADMISSION_TIMEOUT_MS, 10_000L,
             "producer.delivery.timeout.ms", "120000"))))
             .isInstanceOf(ConfigException.class).hasMessageContaining("admission.timeout.ms");
-        assertThatThrownBy(() -> WriteProducerSettings.of(config(Map.of(AppConfig.ADMISSION_TIMEOUT_MS, 10_000L,
+        assertThatThrownBy(() -> WriteProducerSettings.of(config(Map.of(ServerConfig.ADMISSION_TIMEOUT_MS, 10_000L,
             "kafka.max.block.ms", "60000"))))
             .isInstanceOf(ConfigException.class).hasMessageContaining("max.block.ms (60000)");
         assertThatThrownBy(() -> WriteProducerSettings.of(config(Map.of(

@@ -46,7 +46,10 @@ import io.statesync.rest.internal.ResourceApi;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.UiFiles;
 import io.statesync.rest.internal.UnexpectedErrors;
+import io.statesync.rest.internal.RoutedAdmissionTransport;
+import io.statesync.rest.internal.ViewObjects;
 import io.statesync.rest.internal.WatchHandler;
+import io.statesync.rest.store.ResourceStore;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -271,8 +274,10 @@ public final class RestServer {
         committedEnd = new CommittedEndReader(config, topics.resources());
         AnsweredWrites answered = new AnsweredWrites();
         ResourceApi resources = new ResourceApi(config, router, view, renderedJson, this::policyFor, committedEnd::get, answered);
-        WriteApi writes = new WriteApi(config, router, admission, view, this::policyFor, committedEnd::get, answered);
-        BulkApi bulk = new BulkApi(config, admission, answered, writes);
+        ResourceStore store = new ResourceStore(config, new RoutedAdmissionTransport(admission, router),
+            new ViewObjects(view, committedEnd::get), this::policyFor, answered::answered);
+        WriteApi writes = new WriteApi(config, store);
+        BulkApi bulk = new BulkApi(config, store);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);
         routes.get("/healthz", this::livez);
         routes.get("/livez", this::livez);
@@ -295,7 +300,7 @@ public final class RestServer {
         routes.get("/api/v1/kinds/{kind}", kinds::get);
         routes.put("/api/v1/kinds/{kind}", kinds::put);
         routes.get("/api/v1/whoami", this::whoami);
-        RestContext context = new RestContext(config, auth, view, events, writes, watch, this::policyFor,
+        RestContext context = new RestContext(config, auth, view, events, store, watch, this::policyFor,
             this::kindPolicies, committedEnd::get);
         for (RestExtension extension : java.util.ServiceLoader.load(RestExtension.class, RestServer.class.getClassLoader())) {
             extensions.add(extension);

@@ -50,6 +50,7 @@ import io.statesync.rest.internal.RoutedAdmissionTransport;
 import io.statesync.rest.internal.ViewObjects;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.store.ResourceStore;
+import io.statesync.rest.store.ResourceStrategy;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TopicNames;
@@ -274,8 +275,8 @@ public final class RestServer {
         committedEnd = new CommittedEndReader(config, topics.resources());
         AnsweredWrites answered = new AnsweredWrites();
         ResourceApi resources = new ResourceApi(config, router, view, renderedJson, this::policyFor, committedEnd::get, answered);
-        ResourceStore store = new ResourceStore(config, new RoutedAdmissionTransport(admission, router),
-            new ViewObjects(view, committedEnd::get), this::policyFor, answered::answered);
+        ResourceStore store = new ResourceStore(new RoutedAdmissionTransport(admission, router),
+            new ViewObjects(view, committedEnd::get), kind -> ResourceStrategy.of(policyFor(kind), config), answered::answered);
         WriteApi writes = new WriteApi(config, store);
         BulkApi bulk = new BulkApi(config, store);
         KindsApi kinds = new KindsApi(config, topics, serdes, admission, this::kindsStore);

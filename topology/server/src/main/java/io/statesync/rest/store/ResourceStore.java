@@ -12,9 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
-import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
-import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.store.internal.DryRuns;
 import io.statesync.rest.store.internal.Refusals;
@@ -41,15 +39,16 @@ public final class ResourceStore {
     private final DryRuns dryRuns;
 
     /**
-     * @param policies the kind's policy, as admission would use it (an {@link ApiError} 503 when it does not decode)
-     * @param answered told of every answered write's key and version (empty when deleted), before the answer returns
+     * @param strategies the kind's strategy, from its policy as admission would use it (an {@link ApiError} 503 when
+     *                   the policy does not decode)
+     * @param answered   told of every answered write's key and version (empty when deleted), before the answer returns
      */
-    public ResourceStore(AppConfig config, AdmissionTransport transport, StoredObjects objects,
-                         Function<String, ReconcilePolicy> policies, BiConsumer<String, String> answered) {
+    public ResourceStore(AdmissionTransport transport, StoredObjects objects, Function<String, ResourceStrategy> strategies,
+                         BiConsumer<String, String> answered) {
         this.transport = transport;
         this.objects = objects;
         this.answered = answered;
-        this.dryRuns = new DryRuns(config, objects, policies);
+        this.dryRuns = new DryRuns(objects, strategies);
     }
 
     /**

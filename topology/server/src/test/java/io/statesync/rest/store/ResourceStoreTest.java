@@ -11,6 +11,8 @@ import io.statesync.avro.PatchType;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.reconciler.ValidationRule;
+import io.statesync.reconciler.ValidationRules;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.internal.PatchRequests;
 import io.statesync.rest.internal.ResourceJson;
@@ -29,10 +31,12 @@ class ResourceStoreTest {
 
     private final InMemoryAdmission admission = new InMemoryAdmission();
     private final List<String> answered = new ArrayList<>();
+    private java.util.function.Function<String, ReconcilePolicy> policies = kind -> ReconcilePolicy.defaults();
     private ResourceStore store = store(Map.of());
 
     private ResourceStore store(Map<String, Object> config) {
-        return new ResourceStore(new AppConfig(config), admission, admission, kind -> ReconcilePolicy.defaults(),
+        AppConfig appConfig = new AppConfig(config);
+        return new ResourceStore(admission, admission, kind -> ResourceStrategy.of(policies.apply(kind), appConfig),
             (key, version) -> answered.add(key + "@" + version));
     }
 
@@ -252,5 +256,30 @@ class ResourceStoreTest {
         assertThat(out.get(1).result().code()).isEqualTo(201);
         assertThat(out.get(1).result().object().path("metadata").path("uid").asText()).isNotEmpty();
         assertThat(answered).hasSize(2).last().asString().startsWith(other + "@");
+    }
+
+    @Test
+    void shouldRefuseADryRunWhoseSpecBreaksItsKindsValidationRulesAndNoOtherKinds() throws Exception {
+        ReconcilePolicy capped = ReconcilePolicy.defaults().toBuilder().validationRules(ValidationRules.compile(List.of(
+            new ValidationRule("self.replicas <= 10", "at most 10 replicas", "replicas")))).build();
+        policies = kind -> kind.equals("WebApp") ? capped : ReconcilePolicy.defaults();
+        store = store(Map.of());
+        ResourceKey db = ResourceKey.of("Db", "default", "shop");
+
+        assertRefused(() -> store.dryRunWrite(KEY, spec(11)), 422, WriteAdmission.VALIDATION_FAILED);
+        assertThat(store.dryRunWrite(db, ResourceJson.desired(db, JSON.readTree("{\"spec\":{\"replicas\":11}}"), null))
+            .code()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldCountANumbersTypeAsASpecChangeOnlyUnderItsKindsStrictTyping() throws Exception {
+        existing();
+        DesiredState asDecimal = desired("{\"spec\":{\"replicas\":1.0}}", null);
+
+        assertThat(store.dryRunWrite(KEY, asDecimal).object().path("dryRun").path("outcome").asText()).isEqualTo("NoOp");
+        policies = kind -> ReconcilePolicy.defaults().toBuilder().strictTyping(true).build();
+        store = store(Map.of());
+        assertThat(store.dryRunWrite(KEY, asDecimal).object().path("dryRun").path("outcome").asText())
+            .isEqualTo("SpecChanged");
     }
 }

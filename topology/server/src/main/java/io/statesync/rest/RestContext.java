@@ -19,43 +19,39 @@ import io.statesync.config.AppConfig;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.WatchHandler;
-import io.statesync.rest.internal.WriteApi;
-import io.statesync.reconciler.Propagation;
+import io.statesync.rest.internal.PatchRequests;
+import io.statesync.rest.store.ResourceStore;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.EventHistory;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
 
 /**
- * What a {@link RestExtension} may use of one instance: thin facades over the server's own admission path, dry runs,
+ * What a {@link RestExtension} may use of one instance: its resource store (writes and dry runs), thin facades over the
  * resource view, watch streams, event history, kind policies and auth, so that every API the instance serves shares
  * one implementation of each.
  */
 public final class RestContext {
 
-    /** A write's outcome: its HTTP status, admission's reason ({@code DryRun} for a dry run), new version and object. */
-    public record Written(int code, String reason, String resourceVersion, JsonNode object) {
-    }
-
     private final AppConfig config;
     private final TokenAuth auth;
     private final ResourceView view;
     private final EventHistory events;
-    private final WriteApi writes;
+    private final ResourceStore store;
     private final WatchHandler watches;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<Map<String, KindPolicy>> kindPolicies;
     private final Supplier<long[]> committedEnd;
 
     /** Built by the server; the arguments are its own parts. */
-    RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, WriteApi writes,
+    RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, ResourceStore store,
                 WatchHandler watches, Function<String, ReconcilePolicy> policies,
                 Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<long[]> committedEnd) {
         this.config = config;
         this.auth = auth;
         this.view = view;
         this.events = events;
-        this.writes = writes;
+        this.store = store;
         this.watches = watches;
         this.policies = policies;
         this.kindPolicies = kindPolicies;
@@ -121,7 +117,7 @@ public final class RestContext {
 
     /** The desired state that carries a server-side patch; a merge patch's resourceVersion is its precondition. */
     public static DesiredState patch(ResourceKey key, PatchType type, JsonNode patch, String expectedResourceVersion) {
-        return WriteApi.patchRequest(key, type, patch, expectedResourceVersion);
+        return PatchRequests.of(key, type, patch, expectedResourceVersion);
     }
 
     /** The server's JSON form of a resource. */
@@ -129,21 +125,12 @@ public final class RestContext {
         return ResourceJson.toJson(resource);
     }
 
-    /** A write through admission, awaited and read back, or its dry run; refusals are thrown as {@link ApiError}. */
-    public Written write(ResourceKey key, DesiredState desired, boolean dryRun, String requestId, String authorization)
-        throws InterruptedException {
-        WriteApi.Written w = writes.submit(key, desired, dryRun, requestId, authorization);
-        return new Written(w.code(), w.reason(), w.resourceVersion(), w.object());
-    }
-
     /**
-     * A delete through admission with an optional precondition and what it does to the dependents, or its dry run
-     * (which answers the object).
+     * The store behind every write the instance serves: writes through admission, awaited and read back, deletes,
+     * and their dry runs; refusals are thrown as {@link ApiError}.
      */
-    public Written delete(ResourceKey key, String expectedResourceVersion, Propagation propagation, boolean dryRun,
-                          String requestId) throws InterruptedException {
-        WriteApi.Written w = writes.remove(key, expectedResourceVersion, propagation, dryRun, requestId);
-        return new Written(w.code(), w.reason(), w.resourceVersion(), w.object());
+    public ResourceStore store() {
+        return store;
     }
 
     /** A watch's {@code timeoutSeconds} as an epoch-millis deadline; none when absent; 400 when not a number. */

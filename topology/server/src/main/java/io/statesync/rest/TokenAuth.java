@@ -121,7 +121,7 @@ public final class TokenAuth {
     }
 
     /** The role of the header's token, or null. Visits every entry, whatever matches. */
-    Role roleOf(String authorizationHeader) {
+    public Role roleOf(String authorizationHeader) {
         if (authorizationHeader == null || !authorizationHeader.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }

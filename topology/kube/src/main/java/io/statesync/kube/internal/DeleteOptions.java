@@ -54,7 +54,12 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     /** Submits the delete with its resourceVersion precondition (or dry-runs it). */
     void delete(RestContext context, KindCatalog.Kind kind, ResourceKey key, String requestId) throws InterruptedException {
         try {
-            context.delete(key, Versions.precondition(resourceVersion), propagation, dryRun, requestId);
+            String expected = Versions.precondition(resourceVersion);
+            if (dryRun) {
+                context.store().dryRunDelete(key, expected);
+            } else {
+                context.store().delete(key, expected, propagation, requestId);
+            }
         } catch (ApiError e) {
             throw ResourceHandlers.kubeMessage(e, kind, key.name());
         }

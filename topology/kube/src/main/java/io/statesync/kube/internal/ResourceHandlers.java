@@ -18,14 +18,15 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.PatchType;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
+import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
 
 /**
  * The verbs on the group's objects: get, create, update, patch, delete and the read-only {@code status}
- * subresource. Every write goes through the server's admission path ({@link RestContext#write}), dry runs through
- * its dry-run path; reads come from the resource view. Lists, watches and collection deletes are in {@link Collections}.
+ * subresource. Every write and dry run goes through the server's resource store ({@link RestContext#store}); reads
+ * come from the resource view. Lists, watches and collection deletes are in {@link Collections}.
  */
 public final class ResourceHandlers {
 
@@ -146,14 +147,17 @@ public final class ResourceHandlers {
     /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
     private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
         long[] position = context.view().position();
-        RestContext.Written w;
+        boolean dryRun = dryRun(ctx);
+        String requestId = requestId(ctx);
+        WriteResult w;
         try {
-            w = context.write(key, desired, dryRun(ctx), requestId(ctx), ctx.header("Authorization"));
+            w = dryRun ? context.store().dryRunWrite(key, desired)
+                : context.store().write(key, desired, requestId, ctx.header("Authorization"));
         } catch (ApiError e) {
             throw kubeMessage(e, kind, key.name());
         }
         ObjectNode object = w.object().deepCopy();
-        if (object.path("dryRun").path("stale").asBoolean()) {
+        if (w.stale()) {
             ctx.header("Warning", io.statesync.rest.RestContext.STALE_WARNING);
         }
         String version = w.resourceVersion() != null ? w.resourceVersion()

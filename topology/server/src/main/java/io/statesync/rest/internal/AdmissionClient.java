@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.statesync.avro.DesiredState;
 import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
@@ -20,6 +19,8 @@ import io.statesync.server.ServerConfig;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.rest.ApiError;
+import io.statesync.rest.store.AdmissionTransport.Answer;
+import io.statesync.rest.store.AdmissionTransport.Submission;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -119,39 +120,6 @@ public final class AdmissionClient implements AutoCloseable {
         } catch (RuntimeException e) {
             f.completeExceptionally(e);
         }
-    }
-
-    /**
-     * One write to admit: a desired state, or with {@code desired == null} a delete tombstone, whose propagation policy
-     * (null: Background) says what happens to the resource's dependents.
-     */
-    public record Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion,
-                             String propagationPolicy) {
-        public Submission(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
-            this(key, desired, requestId, deleteExpectedVersion, null);
-        }
-    }
-
-    /** An admission answer, or the error that stood in for one (a timeout, a failed send). */
-    public record Answer(ReconcileEvent event, ApiError error) {
-    }
-
-    /**
-     * Produces a desired write (or, with {@code desired == null}, a delete tombstone) and waits for its admission event.
-     *
-     * @throws ApiError 503 while the reply consumer is not ready, 504 when no answer arrives in admission.timeout.ms
-     */
-    public ReconcileEvent submit(String key, DesiredState desired, String requestId, String deleteExpectedVersion) {
-        return submit(new Submission(key, desired, requestId, deleteExpectedVersion));
-    }
-
-    /** {@link #submit(String, DesiredState, String, String)} of one submission. */
-    public ReconcileEvent submit(Submission submission) {
-        Answer a = submitAll(List.of(submission)).get(0);
-        if (a.error() != null) {
-            throw a.error();
-        }
-        return a.event();
     }
 
     /**

@@ -37,7 +37,7 @@ final class BodyReader {
 
     /** A whole object to write: JSON or YAML by its Content-Type (415 for any other), within the same size limit. */
     static JsonNode document(Context ctx, int maxBytes) {
-        String type = ResourceApi.requireContentType(ctx, DOCUMENT_TYPES);
+        String type = Requests.requireContentType(ctx, DOCUMENT_TYPES);
         return type.equals(JSON_TYPE) ? json(ctx, maxBytes) : yaml(bounded(ctx, maxBytes));
     }
 

@@ -11,12 +11,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.PatchType;
-import io.statesync.avro.ReconcileEvent;
-import io.statesync.avro.WritePatch;
 import io.statesync.config.AppConfig;
+import io.statesync.server.ServerConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.rest.ApiError;
-import io.statesync.server.ServerConfig;
+import io.statesync.rest.store.AdmissionTransport;
+import io.statesync.rest.store.ResourceStore;
+import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
 
 /**
@@ -31,15 +32,11 @@ public final class BulkApi {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final AppConfig config;
-    private final AdmissionClient admission;
-    private final AnsweredWrites answeredWrites;
-    private final DryRunner dryRunner;
+    private final ResourceStore store;
 
-    public BulkApi(AppConfig config, AdmissionClient admission, AnsweredWrites answeredWrites, DryRunner dryRunner) {
+    public BulkApi(AppConfig config, ResourceStore store) {
         this.config = config;
-        this.admission = admission;
-        this.answeredWrites = answeredWrites;
-        this.dryRunner = dryRunner;
+        this.store = store;
     }
 
     /** One document of the request, parsed: the write to submit, or the error that refused it before admission. */
@@ -51,7 +48,7 @@ public final class BulkApi {
     }
 
     public void bulk(Context ctx) throws InterruptedException {
-        ResourceApi.requireContentType(ctx, "application/json");
+        Requests.requireContentType(ctx, "application/json");
         JsonNode body = BodyReader.json(ctx, config.getInt(ServerConfig.HTTP_MAX_BODY_BYTES));
         JsonNode docs = body.path("items");
         if (!docs.isArray()) {
@@ -63,46 +60,29 @@ public final class BulkApi {
         }
         List<Item> items = new ArrayList<>(docs.size());
         docs.forEach(d -> items.add(parse(d)));
-        boolean dryRun = WriteApi.dryRun(ctx);
+        boolean dryRun = Requests.dryRun(ctx);
         List<ObjectNode> results = dryRun ? dryRun(items) : submit(items);
         ctx.json(response(results));
     }
 
     private List<ObjectNode> submit(List<Item> items) {
-        List<AdmissionClient.Submission> writes = new ArrayList<>();
+        List<AdmissionTransport.Submission> writes = new ArrayList<>();
         for (Item it : items) {
             if (it.error() == null) {
-                writes.add(new AdmissionClient.Submission(it.key().toString(), it.delete() ? null : it.desired(),
+                writes.add(new AdmissionTransport.Submission(it.key().toString(), it.delete() ? null : it.desired(),
                     UUID.randomUUID().toString(), it.delete() ? it.expected() : null, it.propagation()));
             }
         }
-        List<AdmissionClient.Answer> answers = writes.isEmpty() ? List.of() : admission.submitAll(writes);
+        List<ResourceStore.Outcome> outcomes = store.writeAll(writes);
         List<ObjectNode> out = new ArrayList<>(items.size());
         int next = 0;
         for (int i = 0; i < items.size(); i++) {
             Item it = items.get(i);
-            out.add(it.error() != null ? failed(i, it.key(), it.error()) : answered(i, it, answers.get(next++)));
+            ApiError refused = it.error() != null ? it.error() : outcomes.get(next).refused();
+            out.add(refused != null ? failed(i, it.key(), refused) : written(i, it.key(), outcomes.get(next).result()));
+            next += it.error() == null ? 1 : 0;
         }
         return out;
-    }
-
-    private ObjectNode answered(int index, Item it, AdmissionClient.Answer a) {
-        if (a.error() != null) {
-            return failed(index, it.key(), a.error());
-        }
-        ReconcileEvent e = a.event();
-        try {
-            WriteApi.answerErrors(e);
-        } catch (ApiError refused) {
-            return failed(index, it.key(), refused);
-        }
-        answeredWrites.answered(it.key().toString(), e.getResourceVersion());
-        ObjectNode r = result(index, it.key(), "Created".equals(e.getReason()) ? 201 : 200, e.getReason());
-        ObjectNode meta = r.putObject("object").put("apiVersion", ResourceJson.API_VERSION).put("kind", it.key().kind())
-            .putObject("metadata");
-        meta.put("name", it.key().name()).put("namespace", it.key().namespace()).put("uid", e.getUid())
-            .put("resourceVersion", e.getResourceVersion()).put("generation", e.getGeneration());
-        return r;
     }
 
     private List<ObjectNode> dryRun(List<Item> items) throws InterruptedException {
@@ -114,13 +94,17 @@ public final class BulkApi {
                 continue;
             }
             try {
-                DryRunner.DryRun r = it.delete() ? dryRunner.delete(it.key(), it.expected()) : dryRunner.write(it.key(), it.desired());
-                out.add(result(i, it.key(), r.code(), "DryRun").set("object", r.object()));
+                out.add(written(i, it.key(), it.delete() ? store.dryRunDelete(it.key(), it.expected())
+                    : store.dryRunWrite(it.key(), it.desired())));
             } catch (ApiError refused) {
                 out.add(failed(i, it.key(), refused));
             }
         }
         return out;
+    }
+
+    private static ObjectNode written(int index, ResourceKey key, WriteResult w) {
+        return result(index, key, w.code(), w.reason()).set("object", w.object());
     }
 
     /** One document: {@code {"op": "put"|"create"|"patch"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json", "propagationPolicy": "Background"|"Foreground"|"Orphan"}}. */
@@ -168,8 +152,7 @@ public final class BulkApi {
         if (patch == null || (pt == PatchType.MergePatch ? !patch.isObject() : !patch.isArray())) {
             throw ApiError.badRequest("a patch item needs 'patch': an object for merge, an array for json");
         }
-        return DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
-            .setExpectedResourceVersion(expected).setPatch(new WritePatch(pt, patch.toString())).build();
+        return PatchRequests.carrying(key, pt, patch, expected);
     }
 
     private static ResourceKey keyOf(JsonNode object) {

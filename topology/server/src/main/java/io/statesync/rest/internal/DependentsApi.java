@@ -36,7 +36,7 @@ public final class DependentsApi {
         if (!view.ready()) {
             throw ApiError.unavailable("the resource view is still loading", 1);
         }
-        ResourceKey key = ResourceApi.key(ctx);
+        ResourceKey key = Requests.key(ctx);
         StoredResource owner = view.get(key.toString());
         String ownerUid = owner == null ? null : owner.resource().getMetadata().getUid();
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "DependentList");

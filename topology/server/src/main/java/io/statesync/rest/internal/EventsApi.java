@@ -20,7 +20,7 @@ public final class EventsApi {
     }
 
     public void list(Context ctx) {
-        ResourceKey key = ResourceApi.key(ctx);
+        ResourceKey key = Requests.key(ctx);
         if (!history.ready()) {
             throw ApiError.unavailable("the event history is still loading", 1);
         }

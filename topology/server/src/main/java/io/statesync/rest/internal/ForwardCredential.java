@@ -71,7 +71,7 @@ public final class ForwardCredential {
             return null;
         }
         String role = ctx.header(ROLE_HEADER);
-        if (!verifies(signature, role, ctx.method().name(), ResourceApi.pathAndQuery(ctx))) {
+        if (!verifies(signature, role, ctx.method().name(), Requests.pathAndQuery(ctx))) {
             return null;
         }
         ctx.attribute(FORWARDED_ATTRIBUTE, role);

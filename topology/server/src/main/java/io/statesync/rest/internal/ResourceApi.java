@@ -5,9 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -81,7 +79,7 @@ public final class ResourceApi {
      * time) does the read go to the key's owner store. See docs/rest.md, "Point reads".
      */
     public void get(Context ctx) throws InterruptedException {
-        ResourceKey key = key(ctx);
+        ResourceKey key = Requests.key(ctx);
         String k = key.toString();
         String ifNoneMatch = ResourceVersions.unquote(ctx.header("If-None-Match"));
         if (viewAnswers()) {
@@ -140,7 +138,7 @@ public final class ResourceApi {
             throw ApiError.notFound(key + " does not exist");
         }
         String version = r.resourceVersion();
-        ctx.header("ETag", quote(version));
+        ctx.header("ETag", Requests.quote(version));
         if (version != null && version.equals(ifNoneMatch)) {
             ctx.status(304);
             return;
@@ -179,8 +177,8 @@ public final class ResourceApi {
 
 
     private void serveRouted(Context ctx, String ifNoneMatch, Renderer renderer) {
-        ResourceKey key = key(ctx);
-        KeyRouter.Outcome o = router.route(key.toString(), pathAndQuery(ctx), ctx.header("Authorization"),
+        ResourceKey key = Requests.key(ctx);
+        KeyRouter.Outcome o = router.route(key.toString(), Requests.pathAndQuery(ctx), ctx.header("Authorization"),
             ForwardCredential.isForwarded(ctx));
         if (o instanceof KeyRouter.Forwarded f) {
             relay(ctx, f);
@@ -198,7 +196,7 @@ public final class ResourceApi {
             throw ApiError.notFound(key + " does not exist");
         }
         String version = r.getMetadata().getResourceVersion();
-        ctx.header("ETag", quote(version));
+        ctx.header("ETag", Requests.quote(version));
         if (version != null && version.equals(ifNoneMatch)) {
             ctx.status(304);
             return;
@@ -339,39 +337,6 @@ public final class ResourceApi {
             // falls through to the 400
         }
         throw ApiError.badRequest("limit must be a whole number from 1 to " + MAX_LIMIT);
-    }
-
-    static ResourceKey key(Context ctx) {
-        try {
-            return ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), ctx.pathParam("name"));
-        } catch (IllegalArgumentException e) {
-            throw ApiError.badRequest(e.getMessage());
-        }
-    }
-
-    /** The request's media type, without parameters, when it is one of {@code accepted}; 415 otherwise. */
-    static String requireContentType(Context ctx, String... accepted) {
-        String ct = ctx.contentType();
-        String base = ct == null ? "" : ct.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        if (!Arrays.asList(accepted).contains(base)) {
-            throw ApiError.unsupportedMediaType("Content-Type must be " + String.join(" or ", accepted)
-                + (ct == null ? "" : ", got " + ct));
-        }
-        return base;
-    }
-
-    /** If-Match with the quotes and weak prefix removed; {@code *} means no precondition. */
-    static String ifMatch(Context ctx) {
-        return ResourceVersions.unquote(ctx.header("If-Match"));
-    }
-
-    static String pathAndQuery(Context ctx) {
-        String q = ctx.queryString();
-        return ctx.path() + (q == null || q.isEmpty() ? "" : "?" + q);
-    }
-
-    static String quote(String v) {
-        return "\"" + (v == null ? "" : v) + "\"";
     }
 
     private static boolean blank(String s) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.rest.ApiError;
+import io.statesync.rest.store.internal.Refusals;
 import io.statesync.topology.ResourceKey;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ErrorMappingTest {
 
     @Test
     void shouldMapAConflictTo409WithTheCurrentVersion() {
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Conflict, "expected 1 but the current one is 7", "7")))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Conflict, "expected 1 but the current one is 7", "7")))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(409);
                 assertThat(e.body()).containsEntry("resourceVersion", "7").containsEntry("reason", "Conflict");
@@ -36,31 +37,31 @@ class ErrorMappingTest {
 
     @Test
     void shouldMapANotFoundDeleteTo404AndOtherInvalidWritesTo400() {
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "NotFound", "WebApp/a/b does not exist", null)))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Invalid, "NotFound", "WebApp/a/b does not exist", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(404));
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "TooDeep: nesting", null)))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Invalid, "TooDeep: nesting", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(400));
     }
 
     @Test
     void shouldMapAnExistingNameTo409AlreadyExistsAndAPatchThatDoesNotApplyTo422() {
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Conflict, "AlreadyExists", "WebApp/a/b already exists", "4")))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Conflict, "AlreadyExists", "WebApp/a/b already exists", "4")))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(409);
                 assertThat(e.reason()).isEqualTo("AlreadyExists");
             });
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "PatchNotApplicable", "test failed", null)))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Invalid, "PatchNotApplicable", "test failed", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(422));
     }
 
     @Test
     void shouldMapAPatchTooLargeTo422AndOutputsTooLargeTo413WithTheirReasons() {
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "PatchTooLarge", "too many", null)))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Invalid, "PatchTooLarge", "too many", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(422);
                 assertThat(e.reason()).isEqualTo("PatchTooLarge");
             });
-        assertThatThrownBy(() -> WriteApi.answerErrors(event(EventType.Invalid, "OutputTooLarge", "paths", null)))
+        assertThatThrownBy(() -> Refusals.throwIfRefused(event(EventType.Invalid, "OutputTooLarge", "paths", null)))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(413);
                 assertThat(e.reason()).isEqualTo("OutputTooLarge");
@@ -69,7 +70,7 @@ class ErrorMappingTest {
 
     @Test
     void shouldLetAcceptedAnswersThrough() {
-        assertThatCode(() -> WriteApi.answerErrors(event(EventType.Accepted, "NoOp", "3"))).doesNotThrowAnyException();
+        assertThatCode(() -> Refusals.throwIfRefused(event(EventType.Accepted, "NoOp", "3"))).doesNotThrowAnyException();
     }
 
     @Test

@@ -69,6 +69,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String CEL_MAX_RULES = "cel.max.rules.per.policy";
     public static final String CEL_MAX_RULE_BYTES = "cel.max.rule.bytes";
     public static final String LIVENESS_TASK_FAILURES_MS = "liveness.task.failures.ms";
+    public static final String QUARANTINE_MAX_ATTEMPTS = "quarantine.max.attempts";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -436,6 +437,11 @@ public final class AppConfig extends AbstractConfig {
                 "How long the instance's stream tasks may keep failing (repeatedly, with no quiet five minutes between "
                     + "failures) before /healthz answers 503 so that the orchestrator restarts the process; /readyz "
                     + "reports them at once. 0 turns the liveness check off.")
+            .define(QUARANTINE_MAX_ATTEMPTS, Type.INT, 3, Range.between(1, 1_000), Importance.LOW,
+                "How many times one input record may fail its stream task (under exactly-once, an output of it that the "
+                    + "broker refuses, so that the task's transaction cannot commit) before the record is quarantined: "
+                    + "sent to the DLQ with the reason Quarantined and the last failure, counted in "
+                    + "statesync_quarantined_total, and the task goes on past it.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

@@ -163,6 +163,20 @@ final class RestTestApp implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a new instance on {@code config} (the same application id and state directory as the one the attack
+     * ran against, now closed), asserts {@link #assertEveryPartitionAdmits} within 5 s there, and closes it: the
+     * check for an attack that could outlive a restart.
+     */
+    static void assertEveryPartitionAdmitsAfterARestart(Map<String, Object> config) {
+        RestTestApp again = start(config).as(WRITER);
+        try {
+            again.assertEveryPartitionAdmits(3, java.time.Duration.ofSeconds(5));
+        } finally {
+            again.close();
+        }
+    }
+
     /** A resource name under {@code base} whose key {@code Probe/default/<name>} lands on {@code partition}. */
     static String nameOnPartition(String base, int partition, int partitions) {
         for (int i = 0; ; i++) {

@@ -55,6 +55,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
     public static final String PATCH_MAX_OPERATIONS = "patch.max.operations";
 
+    public static final String QUARANTINE_MAX_ATTEMPTS = "quarantine.max.attempts";
     public static final String RESYNC_INTERVAL_MS = "resync.punctuate.interval.ms";
     public static final String RESYNC_MAX_KEYS = "resync.max.keys.per.punctuation";
     public static final String RESYNC_MAX_WRITES = "resync.max.writes.per.punctuation";
@@ -296,6 +297,11 @@ public final class AppConfig extends AbstractConfig {
             .define(PATCH_MAX_OPERATIONS, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
                 "The most operations one JSON patch may carry (Kubernetes' limit); more are refused with 422 PatchTooLarge. "
                     + "Whatever the count, a patch's result is held to spec.max.bytes and spec.max.depth while it applies.")
+            .define(QUARANTINE_MAX_ATTEMPTS, Type.INT, 3, Range.between(1, 1_000), Importance.LOW,
+                "How many times one input record may fail its stream task (under exactly-once, an output of it that the "
+                    + "broker refuses, so that the task's transaction cannot commit) before the record is quarantined: "
+                    + "sent to the DLQ with the reason Quarantined and the last failure, counted in "
+                    + "statesync_quarantined_total, and the task goes on past it.")
             .define(RESYNC_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
                 "Wall-clock period of the timer that expires deadlines, retries, resyncs and marks stale observations.")
             .define(RESYNC_MAX_KEYS, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,

@@ -3,7 +3,9 @@ package io.statesync.topology;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.ObservedState;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.internal.BoundedSerializer;
 import io.statesync.topology.internal.OutputBudget;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The largest record statesync's stream threads may have to produce, derived from {@code spec.max.bytes} in this one
@@ -26,6 +28,9 @@ public final class OutputLimits {
     /** What an output carries that does not grow with the input: conditions, ids, timestamps, the wire prefix. */
     public static final int FIXED_BYTES = 1_048_576;
 
+    /** What a record carries besides its value: the key, headers and the record's framing. */
+    public static final int KEY_AND_HEADERS_BYTES = 65_536;
+
     private OutputLimits() {
     }
 
@@ -33,6 +38,15 @@ public final class OutputLimits {
     public static int maxRecordBytes(AppConfig config) {
         long bytes = (long) INPUT_COPIES * config.getInt(AppConfig.SPEC_MAX_BYTES) + FIXED_BYTES;
         return (int) Math.min(Integer.MAX_VALUE - 1024, bytes);
+    }
+
+    /**
+     * {@code serializer}, refusing a value that could make the record pass {@link #maxRecordBytes}: the refusal is a
+     * serialization error, which the production exception handler turns into a dead letter of the input while the
+     * transaction is still whole, for outputs of writes and of observations alike.
+     */
+    public static <T> Serializer<T> bounded(Serializer<T> serializer, AppConfig config) {
+        return new BoundedSerializer<>(serializer, maxRecordBytes(config) - KEY_AND_HEADERS_BYTES);
     }
 
     /**

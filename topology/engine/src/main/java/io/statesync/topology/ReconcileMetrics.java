@@ -151,8 +151,10 @@ public final class ReconcileMetrics {
         admissionCounter(result).increment();
     }
 
+    /** A dead letter from {@code source}: an input topic or its role; the series is tagged by the role. */
     public void dlq(String source) {
-        dlqCounter(source).increment();
+        dlqCounter(source.endsWith("desired") ? "desired" : source.endsWith("observed") ? "observed"
+            : source.endsWith("kinds") ? "kinds" : "unknown").increment();
     }
 
     /**

@@ -16,6 +16,7 @@ import io.statesync.topology.internal.CollectProcessor;
 import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.DlqProductionExceptionHandler;
+import io.statesync.topology.internal.FailedInputs;
 import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.QuarantiningProcessor;
@@ -117,9 +118,13 @@ public final class StatesyncTopology {
                 .withLoggingDisabled(),
             KINDS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.kinds(), KINDS_UPDATER,
             () -> new KindPolicyUpdater(ctx));
-        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(), serdes.resource().serializer(), parents);
-        t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(), serdes.correction().serializer(), parents);
-        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), serdes.event().serializer(), parents);
+        // An output over the topics' limit fails as it is serialized, before the producer sees it: see OutputLimits.bounded.
+        t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(),
+            OutputLimits.bounded(serdes.resource().serializer(), config), parents);
+        t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(),
+            OutputLimits.bounded(serdes.correction().serializer(), config), parents);
+        t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(),
+            OutputLimits.bounded(serdes.event().serializer(), config), parents);
         t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
         t.addSink(DEPENDENTS_SINK, topics.dependents(), Serdes.String().serializer(), bytes.serializer(),
             new OwnerKeyPartitioner(), parents);
@@ -194,6 +199,7 @@ public final class StatesyncTopology {
         p.put(DLQ_TOPIC_CONFIG, new TopicNames(config.topicPrefix()).dlq());
         p.put(ReconcileMetrics.CONFIG_KEY, metrics);
         p.put(TaskFailures.CONFIG_KEY, failures);
+        p.put(FailedInputs.CONFIG_KEY, new FailedInputs(config.getInt(AppConfig.QUARANTINE_MAX_ATTEMPTS), Clock.systemUTC()));
         p.putAll(config.clientProps(AppConfig.STREAMS_PREFIX));
         config.originalsWithPrefix(AppConfig.PRODUCER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.producerPrefix(k), v));
         config.originalsWithPrefix(AppConfig.CONSUMER_PREFIX).forEach((k, v) -> p.put(StreamsConfig.consumerPrefix(k), v));

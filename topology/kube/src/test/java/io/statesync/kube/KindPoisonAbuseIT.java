@@ -7,12 +7,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
-import io.statesync.topology.OwnerKeyPartitioner;
+import io.statesync.rest.PartitionProbes;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,24 +91,8 @@ class KindPoisonAbuseIT {
     }
 
     private static void assertEveryPartitionAdmits() {
-        String run = UUID.randomUUID().toString().substring(0, 8);
-        for (int p = 0; p < PARTITIONS; p++) {
-            String name = nameOnPartition("probe-" + run, p);
-            long start = System.nanoTime();
-            HttpResponse<String> r = app.send("PUT", "/api/v1/resources/Probe/default/" + name,
-                Map.of("spec", Map.of("partition", p)), "application/json");
-            long ms = (System.nanoTime() - start) / 1_000_000;
-            assertThat(r.statusCode()).as("partition %d (%d ms): %s", p, ms, r.body()).isBetween(200, 201);
-            assertThat(ms).as("partition %d admits within 5 s", p).isLessThanOrEqualTo(5_000);
-        }
-    }
-
-    private static String nameOnPartition(String base, int partition) {
-        for (int i = 0; ; i++) {
-            if (OwnerKeyPartitioner.partition("Probe/default/" + base + "-" + i, PARTITIONS) == partition) {
-                return base + "-" + i;
-            }
-        }
+        PartitionProbes.assertEveryPartitionAdmits((path, body) -> app.send("PUT", path, body, "application/json"),
+            PARTITIONS, Duration.ofSeconds(5));
     }
 
     private static void produceRaw(String key, byte[] value) throws Exception {

@@ -38,7 +38,10 @@ class KubeClientIT {
 
     @BeforeAll
     static void start() throws Exception {
-        app = KubeTestApp.start(KubeTestApp.config("kube-client"));
+        Map<String, Object> config = KubeTestApp.config("kube-client");
+        // Small enough that one test's dozen 8 KB objects pass it: lists without limit are refused, lists with one paged.
+        config.put(io.statesync.config.ServerConfig.LIST_MAX_BYTES, 65_536L);
+        app = KubeTestApp.start(config);
         client = KubeTestApp.client(app.base(), "default");
     }
 
@@ -354,5 +357,45 @@ class KubeClientIT {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> spec(GenericKubernetesResource r) {
         return (Map<String, Object>) r.getAdditionalProperties().get("spec");
+    }
+
+    @Test
+    void shouldRefuseAListPastListMaxBytesWithoutLimitPageItWithOneAndDeleteTheCollectionInPages() {
+        String kind = kind();
+        String blob = "x".repeat(8_000);
+        for (int i = 0; i < 12; i++) {
+            of(kind).inNamespace("default").resource(object(kind, "big-" + i, Map.of("blob", blob))).create();
+        }
+        assertThatThrownBy(() -> of(kind).inNamespace("default").list())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                assertThat(e.getCode()).isEqualTo(400);
+                assertThat(e.getStatus().getMessage()).contains("list.max.bytes").contains("send limit");
+            });
+        List<GenericKubernetesResource> all = new java.util.ArrayList<>();
+        String next = null;
+        int pages = 0;
+        do {
+            GenericKubernetesResourceList page = of(kind).inNamespace("default").list(
+                new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(100L).withContinue(next).build());
+            all.addAll(page.getItems());
+            next = page.getMetadata().getContinue();
+            pages++;
+        } while (next != null && !next.isEmpty());
+        assertThat(all).hasSize(12);
+        assertThat(pages).isGreaterThan(1);
+        of(kind).inNamespace("default").delete();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(of(kind).inNamespace("default")
+            .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(100L).build()).getItems()).isEmpty());
+    }
+
+    @Test
+    void shouldAnswerABadLimitOrContinueOnTheEventListsWithABadRequestStatus() {
+        for (String path : new String[] {"/api/v1/events?limit=abc", "/api/v1/namespaces/default/events?continue=not-a-token",
+            "/apis/events.k8s.io/v1/events?limit=x", "/apis/events.k8s.io/v1/namespaces/default/events?continue=zz"}) {
+            HttpResponse<String> r = app.send("GET", path, null, null);
+            assertThat(r.statusCode()).as("%s: %s", path, r.body()).isEqualTo(400);
+            assertThat(json(r).path("kind").asText()).isEqualTo("Status");
+        }
+        assertThat(app.send("GET", "/api/v1/events?limit=500", null, null).statusCode()).isEqualTo(200);
     }
 }

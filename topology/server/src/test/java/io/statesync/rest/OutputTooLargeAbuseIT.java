@@ -1,23 +1,14 @@
 package io.statesync.rest;
 
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.WriteAdmission;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -59,36 +50,11 @@ class OutputTooLargeAbuseIT {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
             assertThat(json(r).path("reason").asText()).isEqualTo(WriteAdmission.OUTPUT_TOO_LARGE);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-            assertThat(deadLetterReasons(topics.dlq())).contains(WriteAdmission.OUTPUT_TOO_LARGE);
+            assertThat(DeadLetterRecords.headers(topics.dlq(), StatesyncHeaders.DLQ_ERROR_REASON)).contains(WriteAdmission.OUTPUT_TOO_LARGE);
             app.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
         } finally {
             app.close();
         }
-        RestTestApp again = RestTestApp.start(config).as(RestTestApp.WRITER);
-        try {
-            again.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
-        } finally {
-            again.close();
-        }
-    }
-
-    private static List<String> deadLetterReasons(String dlq) {
-        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.GROUP_ID_CONFIG, "dlq-" + UUID.randomUUID());
-        List<String> reasons = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(dlq).stream().map(p -> new TopicPartition(dlq, p.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            long deadline = System.currentTimeMillis() + 5_000;
-            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p)) && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
-                    var h = rec.headers().lastHeader(StatesyncHeaders.DLQ_ERROR_REASON);
-                    reasons.add(h == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
-                }
-            }
-        }
-        return reasons;
+        RestTestApp.assertEveryPartitionAdmitsAfterARestart(config);
     }
 }

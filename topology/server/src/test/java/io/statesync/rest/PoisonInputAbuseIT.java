@@ -2,23 +2,16 @@ package io.statesync.rest;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopicNames;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,12 +49,7 @@ class PoisonInputAbuseIT {
         } finally {
             app.close();
         }
-        RestTestApp again = RestTestApp.start(config).as(RestTestApp.WRITER);
-        try {
-            again.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
-        } finally {
-            again.close();
-        }
+        RestTestApp.assertEveryPartitionAdmitsAfterARestart(config);
     }
 
     private static void produce(String topic, String key, byte[] value) throws Exception {
@@ -73,26 +61,7 @@ class PoisonInputAbuseIT {
 
     /** Each dead letter's reason and source topic, as {@code reason|topic}. */
     private static List<String> deadLetters(String dlq) {
-        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedClusterExtension.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.GROUP_ID_CONFIG, "dlq-" + UUID.randomUUID());
-        List<String> letters = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(dlq).stream().map(p -> new TopicPartition(dlq, p.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            long deadline = System.currentTimeMillis() + 5_000;
-            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p)) && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
-                    letters.add(header(rec, StatesyncHeaders.DLQ_ERROR_REASON) + "|" + header(rec, StatesyncHeaders.DLQ_SOURCE_TOPIC));
-                }
-            }
-        }
-        return letters;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> rec, String name) {
-        var h = rec.headers().lastHeader(name);
-        return h == null ? "" : new String(h.value(), StandardCharsets.UTF_8);
+        return DeadLetterRecords.read(dlq).stream().map(rec -> DeadLetterRecords.header(rec, StatesyncHeaders.DLQ_ERROR_REASON)
+            + "|" + DeadLetterRecords.header(rec, StatesyncHeaders.DLQ_SOURCE_TOPIC)).toList();
     }
 }

@@ -3,13 +3,11 @@ package io.statesync.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,16 +80,9 @@ class ProbeStarvationAbuseIT {
 
     /** Watches opened on raw sockets whose answers are never read, each holding what the server gives a watch. */
     private static List<Socket> openWatches(int n) throws IOException, InterruptedException {
-        URI uri = URI.create(app.base);
         List<Socket> out = new ArrayList<>(n);
-        byte[] request = ("GET /api/v1/watch HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nAuthorization: Bearer "
-            + RestTestApp.READER + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < n; i++) {
-            Socket s = new Socket(uri.getHost(), uri.getPort());
-            OutputStream o = s.getOutputStream();
-            o.write(request);
-            o.flush();
-            out.add(s);
+            out.add(RawWatches.open(app.base, "/api/v1/watch", RestTestApp.READER, 0));
         }
         // Give the server the time to hand each watch a thread.
         Thread.sleep(2_000);

@@ -372,4 +372,44 @@ class RestApiIT {
         assertThat(e.path("reason").asText()).isNotEmpty();
         assertThat(e.has("message")).isTrue();
     }
+
+    @Test
+    void shouldMarkAListServedBeforeTheViewCaughtUpAsStaleAndStopOnceItHas() throws Exception {
+        // A view whose reader is held (its change listener blocks the reader's thread after the next applied poll)
+        // cannot reach the committed end a list waits for.
+        var viewField = RestServer.class.getDeclaredField("view");
+        viewField.setAccessible(true);
+        io.statesync.view.ResourceView view = (io.statesync.view.ResourceView) viewField.get(app.app.restServer());
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
+        view.onChange(() -> {
+            try {
+                held.set(true);
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        String kind = "Stale" + UUID.randomUUID().toString().substring(0, 6);
+        try {
+            RestTestApp writer = app.as(RestTestApp.WRITER);
+            java.util.concurrent.CompletableFuture.runAsync(() -> writer.put("/api/v1/resources/" + kind + "/default/a",
+                Map.of("spec", Map.of("n", 1))));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilTrue(held);
+            java.util.concurrent.CompletableFuture.runAsync(() -> writer.put("/api/v1/resources/" + kind + "/default/b",
+                Map.of("spec", Map.of("n", 2))));
+            Thread.sleep(1_000);
+            HttpResponse<String> stale = app.get("/api/v1/resources?kind=" + kind);
+            assertThat(stale.statusCode()).as(stale.body()).isEqualTo(200);
+            assertThat(stale.headers().firstValue(io.statesync.rest.internal.StaleAnswers.HEADER)).hasValue("true");
+            assertThat(stale.headers().firstValue("Warning")).hasValueSatisfying(w -> assertThat(w).startsWith("299 - "));
+        } finally {
+            release.countDown();
+        }
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> {
+            HttpResponse<String> fresh = app.get("/api/v1/resources?kind=" + kind);
+            assertThat(fresh.headers().firstValue(io.statesync.rest.internal.StaleAnswers.HEADER)).isEmpty();
+            assertThat(json(fresh).path("items").size()).isEqualTo(2);
+        });
+    }
 }

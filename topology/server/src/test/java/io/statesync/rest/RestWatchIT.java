@@ -1,11 +1,8 @@
 package io.statesync.rest;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -347,14 +344,7 @@ class RestWatchIT {
 
     /** A raw HTTP watch request on a socket with a tiny receive buffer, whose answer is never read. */
     private static Socket openWithoutReading(String pathAndQuery) throws IOException {
-        URI base = URI.create(app.base);
-        Socket s = new Socket();
-        s.setReceiveBufferSize(4096);
-        s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
-        s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\nAuthorization: Bearer "
-            + RestTestApp.READER + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        s.getOutputStream().flush();
-        return s;
+        return RawWatches.open(app.base, pathAndQuery, RestTestApp.READER, 4096);
     }
 
     /** Draining a cut-off connection reaches its end quickly; a live one would keep delivering bookmarks. */

@@ -1,13 +1,8 @@
 package io.statesync.rest;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,45 +135,15 @@ class WatchFloodAbuseIT {
      * socket stays open (and is closed after the test) when the watch was accepted.
      */
     private String openWatch(String token) throws IOException {
-        URI uri = URI.create(app.base);
-        Socket s = new Socket(uri.getHost(), uri.getPort());
+        Socket s = RawWatches.open(app.base, "/api/v1/watch?kind=Flood", token, 0);
         s.setSoTimeout(10_000);
-        OutputStream out = s.getOutputStream();
-        out.write(("GET /api/v1/watch?kind=Flood HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nAuthorization: Bearer " + token
-            + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        String head = readHead(s.getInputStream());
+        String head = RawWatches.readHead(s.getInputStream());
         if (head.startsWith("HTTP/1.1 200")) {
             watches.add(s);
             return head;
         }
         try (s) {
-            return head + readSome(s.getInputStream());
+            return head + RawWatches.readRefusal(s.getInputStream());
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
-    }
-
-    /** The body of a short refusal: what arrives until its closing brace. */
-    private static String readSome(InputStream in) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) >= 0) {
-            body.write(b);
-            if (b == '}' && body.toString(StandardCharsets.UTF_8).contains("\"message\"")) {
-                break;
-            }
-        }
-        return body.toString(StandardCharsets.UTF_8);
     }
 }

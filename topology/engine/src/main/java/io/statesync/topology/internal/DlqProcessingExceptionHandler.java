@@ -3,12 +3,9 @@ package io.statesync.topology.internal;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.TaskFailures;
-import io.statesync.topology.TopicNames;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
@@ -24,7 +21,10 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     private static final Logger LOG = LoggerFactory.getLogger(DlqProcessingExceptionHandler.class);
 
-    /** The reason header of an input whose processing raised an Error (a StackOverflowError, an OutOfMemoryError). */
+    /**
+     * The reason header of an input whose processing raised an Error (a StackOverflowError, an OutOfMemoryError), or
+     * that failed its task {@code quarantine.max.attempts} times.
+     */
     public static final String QUARANTINED = "Quarantined";
 
     private String dlqTopic;
@@ -33,14 +33,10 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
-        dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
-        Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
-        // Streams properties not built by StatesyncTopology.streamsProperties carry no instance: count into a
-        // registry of the handler's own, which nothing exports.
-        metrics = m instanceof ReconcileMetrics rm ? rm : new ReconcileMetrics(new SimpleMeterRegistry());
-        Object f = configs.get(TaskFailures.CONFIG_KEY);
-        failures = f instanceof TaskFailures tf ? tf : new TaskFailures(java.time.Clock.systemUTC());
+        HandlerSettings settings = HandlerSettings.from(configs);
+        dlqTopic = settings.dlqTopic();
+        metrics = settings.metrics();
+        failures = settings.failures();
     }
 
     @Override
@@ -57,7 +53,8 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
             ctx.topic(), ctx.partition(), ctx.offset(), ctx.processorNodeId(), dlqTopic, exception);
         metrics.dlq(ctx.topic() == null ? "unknown" : ctx.topic());
         metrics.quarantined(ctx.topic() == null ? "unknown" : ctx.topic());
-        // An Error the processor boundary caught is named by its own class, the reason every operator searches for.
+        // An Error the processor boundary caught, or the failure that kept failing the task, is named by its own
+        // class, the reason every operator searches for.
         boolean error = exception instanceof QuarantiningProcessor.QuarantinedInputException;
         var headers = DeadLetters.headers(ctx.headers(), error ? QUARANTINED : "ProcessingError",
             error ? exception.getCause() : exception, exception.getMessage(), ctx.topic(), ctx.partition(), ctx.offset());

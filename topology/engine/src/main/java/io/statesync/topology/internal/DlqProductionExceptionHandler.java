@@ -3,11 +3,9 @@ package io.statesync.topology.internal;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
-import io.statesync.topology.TopicNames;
+import io.statesync.topology.WriteAdmission;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -16,10 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The backstop behind admission's size checks: an output record the producer cannot send (larger than the topic or
- * the producer allows, or one that does not serialize) sends the input that produced it to the DLQ, with the reason
- * and the output's topic in headers, and the task goes on. Failing instead would abort the task's transaction, and
- * the same input would fail it again after every restart: a partition stopped for good.
+ * The backstop behind admission's size checks: an output record that does not serialize, or is larger than the topics
+ * take ({@link BoundedSerializer}), sends the input that produced it to the DLQ, with the reason and the output's
+ * topic in headers, and the task goes on; so does a record the producer or the broker refuses under at-least-once.
+ * Under exactly-once such a refusal has already doomed the transaction: the input is charged with the failure
+ * ({@link FailedInputs}) and quarantined once it has failed the task {@code quarantine.max.attempts} times, instead of
+ * failing it after every restart, a partition stopped for good.
  */
 public final class DlqProductionExceptionHandler implements ProductionExceptionHandler {
 
@@ -27,15 +27,15 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
     /** The reason header of a dead letter whose output could not be produced. */
     public static final String OUTPUT_NOT_PRODUCED = "OutputNotProduced";
 
+    private HandlerSettings settings;
     private String dlqTopic;
     private ReconcileMetrics metrics;
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
-        dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
-        Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
-        metrics = m instanceof ReconcileMetrics rm ? rm : new ReconcileMetrics(new SimpleMeterRegistry());
+        settings = HandlerSettings.from(configs);
+        dlqTopic = settings.dlqTopic();
+        metrics = settings.metrics();
     }
 
     @Override
@@ -43,7 +43,26 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
         if (exception instanceof RetriableException) {
             return Response.retry();
         }
+        if (settings.exactlyOnce() && ctx != null) {
+            return chargeTheInput(ctx, record.topic(), exception);
+        }
         return deadLetter(ctx, record.topic(), exception);
+    }
+
+    /**
+     * Under exactly-once a record the producer or the broker refused has left the transaction unable to commit, so a
+     * dead letter sent now would be aborted with it: the task fails, and the input it was processing is charged with
+     * the failure, to be quarantined by the processor boundary once it has failed the task often enough.
+     */
+    private Response chargeTheInput(ErrorHandlerContext ctx, String outputTopic, Exception exception) {
+        String where = "task " + ctx.taskId() + (ctx.topic() == null ? ""
+            : " at " + ctx.topic() + "-" + ctx.partition() + "@" + ctx.offset());
+        LOG.error("An output to {} of {} could not be produced and its transaction cannot commit; the task fails and "
+            + "retries, and the input is quarantined after {} such failures: {}", outputTopic, where,
+            settings.inputs().maxAttempts(), exception.toString());
+        settings.inputs().failed(String.valueOf(ctx.taskId()), ctx.topic(), ctx.partition(), ctx.offset(), exception);
+        settings.failures().failed(where, exception);
+        return Response.fail();
     }
 
     @Override
@@ -67,7 +86,9 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
             // An output of a punctuation or a changelog write has no input record to keep: the log says what was lost.
             return Response.resume();
         }
-        var headers = DeadLetters.headers(ctx.headers(), OUTPUT_NOT_PRODUCED, exception,
+        String reason = exception instanceof BoundedSerializer.OutputTooLargeException
+            ? WriteAdmission.OUTPUT_TOO_LARGE : OUTPUT_NOT_PRODUCED;
+        var headers = DeadLetters.headers(ctx.headers(), reason, exception,
             "the output to " + outputTopic + " could not be produced: " + exception.getMessage(),
             ctx.topic(), ctx.partition(), ctx.offset());
         return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));

@@ -44,7 +44,7 @@ class DlqProcessingExceptionHandlerTest {
             assertThat(header(r.headers(), StatesyncHeaders.DLQ_SOURCE_OFFSET)).isEqualTo("41");
             assertThat(header(r.headers(), "trace")).isEqualTo("abc");
         });
-        assertThat(metrics.registry().get("statesync_dlq_records_total").tag("source", "x.desired").counter().count())
+        assertThat(metrics.registry().get("statesync_dlq_records_total").tag("source", "desired").counter().count())
             .isEqualTo(1.0);
     }
 

@@ -41,7 +41,7 @@ class DlqProductionExceptionHandlerTest {
             assertThat(new String(r.headers().lastHeader(StatesyncHeaders.DLQ_ERROR_MESSAGE).value(), StandardCharsets.UTF_8))
                 .contains("x.resources").contains("too large");
         });
-        assertThat(metrics.registry().get("statesync_dlq_records_total").tag("source", "x.desired").counter().count())
+        assertThat(metrics.registry().get("statesync_dlq_records_total").tag("source", "desired").counter().count())
             .isEqualTo(1.0);
     }
 

@@ -54,4 +54,60 @@ class QuarantiningProcessorTest {
     private static String header(org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> r, String name) {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
+
+    @Test
+    void shouldQuarantineARecordChargedWithMaxAttemptsFailuresAndCommitAfterEachRecordUntilPastTheFailure() {
+        FailedInputs inputs = new FailedInputs(3, java.time.Clock.systemUTC());
+        var context = new org.apache.kafka.streams.processor.api.MockProcessorContext<Object, Object>(
+            new java.util.Properties() {{ put(FailedInputs.CONFIG_KEY, inputs); }});
+        java.util.List<Long> processed = new java.util.ArrayList<>();
+        Processor<byte[], byte[], Object, Object> wrapped = QuarantiningProcessor.wrap(r -> processed.add(r.timestamp()));
+        wrapped.init(context);
+        var tooLarge = new org.apache.kafka.common.errors.RecordTooLargeException("refused by the broker");
+        for (int failure = 1; failure <= 3; failure++) {
+            context.setRecordMetadata("x.desired", 0, 7L);
+            wrapped.process(new Record<>(new byte[0], new byte[0], 7L));
+            inputs.failed(context.taskId().toString(), "x.desired", 0, 7L, tooLarge);
+        }
+        assertThat(processed).containsExactly(7L, 7L, 7L);
+        context.resetCommit();
+        context.setRecordMetadata("x.desired", 0, 6L);
+        wrapped.process(new Record<>(new byte[0], new byte[0], 6L));
+        assertThat(context.committed()).as("a commit after each record while short of the failure").isTrue();
+        context.resetCommit();
+        context.setRecordMetadata("x.desired", 0, 7L);
+        assertThatThrownBy(() -> wrapped.process(new Record<>(new byte[0], new byte[0], 7L)))
+            .isInstanceOf(QuarantiningProcessor.QuarantinedInputException.class)
+            .hasMessageContaining("3 times").hasCause(tooLarge);
+        assertThat(context.committed()).isTrue();
+        context.setRecordMetadata("x.desired", 0, 8L);
+        wrapped.process(new Record<>(new byte[0], new byte[0], 8L));
+        context.resetCommit();
+        context.setRecordMetadata("x.desired", 0, 9L);
+        wrapped.process(new Record<>(new byte[0], new byte[0], 9L));
+        assertThat(context.committed()).as("past the failure: commits at the interval again").isFalse();
+        assertThat(processed).containsExactly(7L, 7L, 7L, 6L, 8L, 9L);
+    }
+
+    @Test
+    void shouldChargeTheCurrentInputInsteadOfDeadLetteringWhenABrokerRefusesAnOutputUnderExactlyOnce() {
+        FailedInputs inputs = new FailedInputs(2, java.time.Clock.systemUTC());
+        io.statesync.topology.TaskFailures failures = new io.statesync.topology.TaskFailures(java.time.Clock.systemUTC());
+        DlqProductionExceptionHandler handler = new DlqProductionExceptionHandler();
+        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq", FailedInputs.CONFIG_KEY, inputs,
+            io.statesync.topology.TaskFailures.CONFIG_KEY, failures, "processing.guarantee", "exactly_once_v2"));
+        var ctx = new DlqProcessingExceptionHandlerTest.Ctx("x.desired", 2, 41L, new RecordHeaders(), "admission",
+            new TaskId(0, 2), 0L, "k".getBytes(StandardCharsets.UTF_8), new byte[] {1});
+        for (int i = 0; i < 2; i++) {
+            var response = handler.handleError(ctx, new org.apache.kafka.clients.producer.ProducerRecord<>("x.resources",
+                new byte[0], new byte[9]), new org.apache.kafka.common.errors.RecordTooLargeException("refused"));
+            assertThat(response.result()).isEqualTo(org.apache.kafka.streams.errors.ProductionExceptionHandler.Result.FAIL);
+        }
+        assertThat(inputs.quarantine("x.desired", 2, 41L)).isNotNull();
+        assertThat(inputs.quarantine("x.desired", 2, 40L)).isNull();
+        assertThat(inputs.commitEach("0_2", "x.desired", 2, 40L)).isTrue();
+        failures.failed("another", new RuntimeException("x"));
+        failures.failed("task 0_2 at x.desired-2@41", new RuntimeException("again"));
+        assertThat(failures.problem()).contains("failed 4 times").contains("task 0_2 at x.desired-2@41");
+    }
 }

@@ -101,7 +101,11 @@ public final class Collections {
         }
     }
 
-    private static int limit(String s) {
+    /** A list's {@code limit}: 0 or absent for no limit; anything but a whole number is 400. */
+    static int limit(String s) {
+        if (s == null) {
+            return Integer.MAX_VALUE;
+        }
         try {
             int n = Integer.parseInt(s.trim());
             return n <= 0 ? Integer.MAX_VALUE : n;
@@ -110,7 +114,11 @@ public final class Collections {
         }
     }
 
-    /** DELETE on a collection: each selected object is deleted through admission; the answer lists them. */
+    /**
+     * DELETE on a collection: each selected object is deleted through admission, a page of {@code list.max.bytes} at a
+     * time; the answer lists the objects of the first page and counts the rest in {@code remainingItemCount}, so
+     * neither the work nor the answer holds more than the list budget at once.
+     */
     public void deleteCollection(Context ctx) throws InterruptedException {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         String namespace = ctx.pathParam("namespace");
@@ -118,12 +126,27 @@ public final class Collections {
             ctx.queryParam("fieldSelector"));
         DeleteOptions options = DeleteOptions.of(ctx, ResourceHandlers.body(ctx));
         ResourceView view = context.caughtUpView();
-        ResourceView.Page page = view.list(filter, null, Integer.MAX_VALUE);
+        long maxBytes = context.config().getLong(ServerConfig.LIST_MAX_BYTES);
+        ResourceView.Page page = view.list(filter, null, Integer.MAX_VALUE, maxBytes);
         ObjectNode out = KubeObjects.list(kind.kind(), Versions.position(page.position()), null);
-        for (StoredResource r : page.items()) {
-            ResourceKey key = ResourceKey.parse(r.key());
-            options.delete(context, kind, key, ResourceHandlers.requestId(ctx) + "-" + key.name());
-            ResourceHandlers.items(out).add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+        long remaining = 0;
+        for (boolean first = true; ; first = false) {
+            for (StoredResource r : page.items()) {
+                ResourceKey key = ResourceKey.parse(r.key());
+                options.delete(context, kind, key, ResourceHandlers.requestId(ctx) + "-" + key.name());
+                if (first) {
+                    ResourceHandlers.items(out).add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+                } else {
+                    remaining++;
+                }
+            }
+            if (page.nextKey() == null) {
+                break;
+            }
+            page = view.list(filter, page.nextKey(), Integer.MAX_VALUE, maxBytes);
+        }
+        if (remaining > 0) {
+            ((ObjectNode) out.get("metadata")).put("remainingItemCount", remaining);
         }
         ctx.json(out);
     }

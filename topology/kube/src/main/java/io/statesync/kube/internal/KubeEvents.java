@@ -60,6 +60,8 @@ public final class KubeEvents {
         if (!context.events().ready()) {
             throw ApiError.unavailable("the event history is still loading", 1);
         }
+        int limit = Collections.limit(ctx.queryParam("limit"));
+        int from = EventsPage.start(ctx.queryParam("continue"));
         String namespace = ctx.pathParamMap().get("namespace");
         String selector = ctx.queryParam("fieldSelector");
         Predicate<Involved> fields = Selectors.fields(selector, eventsApi ? EVENTS_API : CORE);
@@ -77,7 +79,13 @@ public final class KubeEvents {
         }
         String accept = ctx.header("Accept");
         String rv = Versions.position(view.position());
-        ctx.json(accept != null && accept.contains("as=Table") ? table(events, rv) : list(events, rv, eventsApi));
+        EventsPage page = EventsPage.of(events, from, limit, ctx.queryParam("limit") != null,
+            context.config().getLong(io.statesync.config.ServerConfig.LIST_MAX_BYTES));
+        ObjectNode out = accept != null && accept.contains("as=Table") ? table(page.items(), rv) : list(page.items(), rv, eventsApi);
+        if (page.next() != null) {
+            ((ObjectNode) out.get("metadata")).put("continue", page.next());
+        }
+        ctx.json(out);
     }
 
     /** The resources whose events are asked for: the one the selector names, else every one in the namespace. */

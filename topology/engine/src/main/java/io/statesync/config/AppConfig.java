@@ -384,13 +384,15 @@ public final class AppConfig extends AbstractConfig {
                     + " cut short with a continue token. A Kubernetes list without limit that would pass it is"
                     + " refused with 400 and told to page (limit and continue).")
             .define(VIEW_RING_BYTES, Type.LONG, 256L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
-                "The most bytes of resources the REST view's change ring holds for watches, beside view.ring.capacity;"
+                "The most bytes the REST view's change ring holds for watches (each change's resource, the one a"
+                    + " modification replaced, and the change itself), beside view.ring.capacity;"
                     + " the oldest changes leave first, and a watch from before them is answered 410.")
             .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
                 "The most bytes of rendered JSON the REST server caches for point reads and watches. 0: no cache.")
             .define(EVENTS_HISTORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
-                "The most bytes of events the event history keeps across all resources; past it the longest histories"
-                    + " lose their oldest entries first.");
+                "The most bytes of heap the event history holds across all resources, its objects included; past it"
+                    + " the longest histories lose their oldest entries first, then the resources whose latest event is"
+                    + " the oldest lose theirs.");
     }
 
     private static void defineHttpTls(ConfigDef def) {

@@ -9,18 +9,17 @@ import java.util.Objects;
 
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
+import io.statesync.topology.CommittedTailer;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import io.statesync.view.internal.EventStore;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +51,12 @@ public final class EventHistory implements AutoCloseable {
     private static final int SWEEPS_PER_WINDOW = 60;
     private final Duration maxAge;
     private final EventStore store;
-    private KafkaConsumer<String, byte[]> consumer;
-    private LoopSupervisor poller;
+    private CommittedTailer tailer;
     /** The partitions and their end offsets at the first start; a restart of the loop reads on from where it was. */
     private List<TopicPartition> parts;
     private Map<TopicPartition, Long> end;
+    private long pruneAt;
     private volatile boolean ready;
-    private volatile boolean closed;
 
     public EventHistory(AppConfig config, TopicNames topics, TopologySerdes serdes) {
         this.config = config;
@@ -80,14 +78,13 @@ public final class EventHistory implements AutoCloseable {
     }
 
     public void start() {
-        consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-event-history"),
-            new StringDeserializer(), new ByteArrayDeserializer());
-        poller = LoopSupervisor.of("statesync-event-history", this::pollLoop, config).start();
+        tailer = CommittedTailer.of("statesync-event-history", ReadCommittedConsumers.readCommittedProps(config, "-event-history"),
+            Duration.ofMillis(500), new Tail(), config).start();
     }
 
     /** The supervisor of the poll loop, null before {@link #start}. */
     public LoopSupervisor loop() {
-        return poller;
+        return tailer == null ? null : tailer.loop();
     }
 
     /** True once the history holds every event that was committed when it started, within the age bound. */
@@ -100,38 +97,36 @@ public final class EventHistory implements AutoCloseable {
         return store.events(key, Instant.now().minus(maxAge));
     }
 
-    /** Runs under a {@link LoopSupervisor}: a failure starts it again, reading on from the consumer's positions. */
-    private void pollLoop() {
-        try {
-            if (parts == null) {
-                List<TopicPartition> assigned = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-                consumer.assign(assigned);
-                end = consumer.endOffsets(assigned);
-                seekToMaxAge(assigned, end);
-                parts = assigned;
+    /** Reads from the offsets of the window's start; a restart of the loop reads on from the consumer's positions. */
+    private final class Tail implements CommittedTailer.Reader {
+
+        @Override
+        public void assign(Consumer<String, byte[]> consumer) {
+            List<TopicPartition> assigned = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(assigned);
+            end = consumer.endOffsets(assigned);
+            seekToMaxAge(consumer, assigned, end);
+            parts = assigned;
+            pruneAt = System.nanoTime();
+        }
+
+        @Override
+        public void polled(Consumer<String, byte[]> consumer, ConsumerRecords<String, byte[]> records) {
+            records.forEach(EventHistory.this::add);
+            if (!ready && parts.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+                ready = true;
+                LOG.info("Event history loaded: events of {} resources", store.resources());
             }
-            long pruneAt = System.nanoTime();
-            while (!closed) {
-                consumer.poll(Duration.ofMillis(500)).forEach(this::add);
-                if (!ready && parts.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
-                    ready = true;
-                    LOG.info("Event history loaded: events of {} resources", store.resources());
-                }
-                store.pruneFront(Instant.now().minus(maxAge));
-                if (System.nanoTime() - pruneAt > maxAge.toNanos() / SWEEPS_PER_WINDOW) {
-                    store.pruneOlderThan(Instant.now().minus(maxAge));
-                    pruneAt = System.nanoTime();
-                }
-            }
-        } catch (WakeupException e) {
-            if (!closed) {
-                throw e;
+            store.pruneFront(Instant.now().minus(maxAge));
+            if (System.nanoTime() - pruneAt > maxAge.toNanos() / SWEEPS_PER_WINDOW) {
+                store.pruneOlderThan(Instant.now().minus(maxAge));
+                pruneAt = System.nanoTime();
             }
         }
     }
 
-    private void seekToMaxAge(List<TopicPartition> parts, Map<TopicPartition, Long> end) {
+    private void seekToMaxAge(Consumer<String, byte[]> consumer, List<TopicPartition> parts, Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> since = new HashMap<>();
         long from = System.currentTimeMillis() - maxAge.toMillis();
         parts.forEach(p -> since.put(p, from));
@@ -173,10 +168,8 @@ public final class EventHistory implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        if (poller != null) {
-            poller.stop();
+        if (tailer != null) {
+            tailer.close();
         }
-        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
     }
 }

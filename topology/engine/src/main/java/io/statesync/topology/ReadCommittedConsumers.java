@@ -6,13 +6,14 @@ import java.util.Map;
 
 import io.statesync.config.AppConfig;
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * The instance's own consumers beside Kafka Streams (the REST server's admission replies, the resource view's tail of
- * statesync.resources): group-less, read_committed, each polled by one daemon thread.
+ * statesync.resources, the event history): group-less, read_committed, each polled by one {@link CommittedTailer}.
  */
 public final class ReadCommittedConsumers {
 
@@ -36,7 +37,7 @@ public final class ReadCommittedConsumers {
      * Assigns every partition of {@code topic} and positions the consumer at their ends, resolved before this returns:
      * seekToEnd is lazy, and a consumer that awaits answers to its own writes must start before any of them.
      */
-    public static List<TopicPartition> assignAtEnd(KafkaConsumer<?, ?> consumer, String topic) {
+    public static List<TopicPartition> assignAtEnd(Consumer<?, ?> consumer, String topic) {
         List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         consumer.assign(parts);
@@ -53,7 +54,7 @@ public final class ReadCommittedConsumers {
     }
 
     /** Wakes the poll loop (its caller has set its closed flag), waits for it, then closes the consumer. */
-    public static void stop(KafkaConsumer<?, ?> consumer, Thread poller) {
+    public static void stop(Consumer<?, ?> consumer, Thread poller) {
         if (consumer == null) {
             return;
         }

@@ -183,8 +183,9 @@ public final class ServerConfig implements ConfigSection {
                 "How far back the event history reaches, read again from statesync.events at every start "
                     + "(Kubernetes keeps events for an hour by default).")
             .define(EVENTS_HISTORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
-                "The most bytes of events the event history keeps across all resources; past it the longest histories"
-                    + " lose their oldest entries first.")
+                "The most bytes of heap the event history holds across all resources, its objects included; past it"
+                    + " the longest histories lose their oldest entries first, then the resources whose latest event is"
+                    + " the oldest lose theirs.")
             .define(WATCH_BOOKMARK_INTERVAL_MS, Type.LONG, 30_000L, Range.between(100, 3_600_000), Importance.LOW,
                 "How often an idle watch receives a BOOKMARK with its current position.")
             .define(WATCH_MAX_QUEUE, Type.INT, 10_000, Range.between(10, 10_000_000), Importance.LOW,
@@ -221,7 +222,8 @@ public final class ServerConfig implements ConfigSection {
                 "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
                     + " 410 Gone (Expired in the Kubernetes API) and the client lists again.")
             .define(VIEW_RING_BYTES, Type.LONG, 256L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
-                "The most bytes of resources the REST view's change ring holds for watches, beside view.ring.capacity;"
+                "The most bytes the REST view's change ring holds for watches (each change's resource, the one a"
+                    + " modification replaced, and the change itself), beside view.ring.capacity;"
                     + " the oldest changes leave first, and a watch from before them is answered 410.")
             .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
                 "The most bytes of rendered JSON the REST server caches for point reads and watches. 0: no cache.")

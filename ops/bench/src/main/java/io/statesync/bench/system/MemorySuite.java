@@ -138,6 +138,8 @@ public final class MemorySuite {
             double rss = app.statusMb("VmRSS");
             double rssFile = app.statusMb("RssFile");
             double peak = app.statusMb("VmHWM");
+            // Printed before the list, so that a list that fails does not lose the load's figures.
+            System.err.printf("    at /readyz 200: heap after full GC %.0f MB, RSS %.0f MB, peak RSS %.0f MB%n", heap, rss, peak);
             // The values a restart maps from the view snapshot are resident only once read; reading them all is the
             // most the same view can take, file-backed pages the kernel may drop and read again.
             long listed;

@@ -16,6 +16,7 @@ import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
 import io.statesync.server.ServerConfig;
+import io.statesync.topology.CommittedTailer;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.rest.ApiError;
@@ -25,14 +26,12 @@ import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,12 +57,8 @@ public final class AdmissionClient implements AutoCloseable {
     private final Map<String, Object> producerProps;
     private final PendingAnswers pending = new PendingAnswers();
     private KafkaProducer<String, byte[]> producer;
-    private KafkaConsumer<String, byte[]> consumer;
-    private LoopSupervisor poller;
-    /** Set once the consumer is positioned at the end; a restart of the loop reads on from where it was. */
-    private boolean assigned;
-    private volatile boolean ready;
-    private volatile boolean closed;
+    /** The reply consumer: positioned at the end once, a restart of its loop reads on from where it was. */
+    private CommittedTailer replies;
 
     public AdmissionClient(AppConfig config, TopicNames topics, TopologySerdes serdes) {
         this.config = config;
@@ -74,39 +69,29 @@ public final class AdmissionClient implements AutoCloseable {
 
     public void start() {
         producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
-        consumer = new KafkaConsumer<>(ReadCommittedConsumers.readCommittedProps(config, "-admission-replies"),
-            new StringDeserializer(), new ByteArrayDeserializer());
-        poller = LoopSupervisor.of("statesync-admission-replies", this::pollLoop, config).start();
+        replies = CommittedTailer.of("statesync-admission-replies",
+            ReadCommittedConsumers.readCommittedProps(config, "-admission-replies"), Duration.ofMillis(500),
+            new CommittedTailer.Reader() {
+                @Override
+                public void assign(Consumer<String, byte[]> consumer) {
+                    ReadCommittedConsumers.assignAtEnd(consumer, topics.events());
+                }
+
+                @Override
+                public void polled(Consumer<String, byte[]> consumer, ConsumerRecords<String, byte[]> records) {
+                    records.forEach(AdmissionClient.this::onEvent);
+                }
+            }, config).start();
     }
 
     /** The supervisor of the reply consumer's loop, null before {@link #start}. */
     public LoopSupervisor loop() {
-        return poller;
+        return replies == null ? null : replies.loop();
     }
 
     /** True once the reply consumer is assigned and positioned at the end of every events partition. */
     public boolean ready() {
-        return ready;
-    }
-
-    /** Runs under a {@link LoopSupervisor}: a failure starts it again, reading on from the consumer's positions. */
-    private void pollLoop() {
-        try {
-            if (!assigned) {
-                ReadCommittedConsumers.assignAtEnd(consumer, topics.events());
-                assigned = true;
-            }
-            ready = true;
-            while (!closed) {
-                consumer.poll(Duration.ofMillis(500)).forEach(this::onEvent);
-            }
-        } catch (WakeupException e) {
-            if (!closed) {
-                throw e;
-            }
-        } finally {
-            ready = false;
-        }
+        return replies != null && replies.positioned();
     }
 
     private void onEvent(ConsumerRecord<String, byte[]> record) {
@@ -127,7 +112,7 @@ public final class AdmissionClient implements AutoCloseable {
      * side, then awaits all answers within one admission.timeout.ms. The answers come in the submissions' order.
      */
     public List<Answer> submitAll(List<Submission> writes) {
-        if (!ready) {
+        if (!ready()) {
             throw ApiError.unavailable("the admission reply consumer is not ready yet", 1);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs());
@@ -249,11 +234,9 @@ public final class AdmissionClient implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        if (poller != null) {
-            poller.stop();
+        if (replies != null) {
+            replies.close();
         }
-        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }

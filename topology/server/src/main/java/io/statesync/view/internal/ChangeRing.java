@@ -11,8 +11,9 @@ import io.statesync.view.StoredResource;
 /**
  * The view's recent changes, for watches, and its position: per partition of statesync.resources, the offset of the
  * next record to read. Each change is numbered ({@code seq}) in the order the view applied it; the ring keeps the last
- * {@code capacity} of them, and no more than {@code maxBytes} of their resources ({@link StoredResource#storedBytes}),
- * so that a burst of large objects cannot hold the heap; a watch is a cursor into it, so nothing is queued per client.
+ * {@code capacity} of them, and no more than {@code maxBytes} ({@link #bytesOf}: the resources each change holds, the
+ * replaced one of a modification included, and the change's own object), so that a burst of large objects cannot hold
+ * the heap; a watch is a cursor into it, so nothing is queued per client.
  *
  * <p>A position can be replayed when no change after it has left the ring: per partition it must be at or above both
  * where the view started reading and the offset after the newest change evicted from that partition. After a start
@@ -21,6 +22,9 @@ import io.statesync.view.StoredResource;
  * <p>Not thread-safe: the view's lock guards every call ({@code ResourceView}).
  */
 public final class ChangeRing {
+
+    /** A {@link Change}'s object (header, two longs, an int, four references) and its slot in the array. */
+    static final long CHANGE_OVERHEAD = 48 + 4;
 
     private final int capacity;
     private final long maxBytes;
@@ -63,11 +67,12 @@ public final class ChangeRing {
     public void add(int partition, long offset, String key, StoredResource now, StoredResource previous) {
         Type type = now == null ? Type.DELETED : previous == null ? Type.ADDED : Type.MODIFIED;
         StoredResource resource = now == null ? deleted(key, previous) : now;
-        long size = resource.storedBytes();
+        Change change = new Change(nextSeq, partition, offset, type, key, resource, previous);
+        long size = bytesOf(change);
         while (nextSeq - oldestSeq == capacity || nextSeq > oldestSeq && bytes + size > maxBytes) {
             evictOldest();
         }
-        ring[(int) (nextSeq % capacity)] = new Change(nextSeq, partition, offset, type, key, resource, previous);
+        ring[(int) (nextSeq % capacity)] = change;
         bytes += size;
         nextSeq++;
     }
@@ -76,11 +81,20 @@ public final class ChangeRing {
         int slot = (int) (oldestSeq++ % capacity);
         Change gone = ring[slot];
         ring[slot] = null;
-        bytes -= gone.resource().storedBytes();
+        bytes -= bytesOf(gone);
         evictedBelow[gone.partition()] = Math.max(evictedBelow[gone.partition()], gone.offset() + 1);
     }
 
-    /** The stored bytes of the resources of the changes in the ring. */
+    /**
+     * What a change holds: its resource, and for a modification also the resource it replaced, which nothing but the
+     * ring keeps once the index holds the new one; plus its own object.
+     */
+    static long bytesOf(Change c) {
+        long previous = c.type() == Type.MODIFIED && c.previous() != null ? c.previous().storedBytes() : 0;
+        return CHANGE_OVERHEAD + c.resource().storedBytes() + previous;
+    }
+
+    /** The bytes the changes in the ring hold, as {@link #bytesOf} counts them. */
     public long bytes() {
         return bytes;
     }

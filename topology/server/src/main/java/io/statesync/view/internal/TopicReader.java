@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.config.AppConfig;
+import io.statesync.topology.CommittedTailer;
 import io.statesync.topology.LoopSupervisor;
 import io.statesync.topology.ReadCommittedConsumers;
 import io.statesync.topology.ResourceSummary;
@@ -12,17 +13,14 @@ import io.statesync.view.StoredResource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The consumer that tails statesync.resources for the view: group-less, read_committed, every partition from the
- * beginning (or from a snapshot's position), polled by one daemon thread. It hands each poll's records and the
+ * beginning (or from a snapshot's position), polled by a {@link CommittedTailer}. It hands each poll's records and the
  * positions after them to its {@link Listener}, and tells it once it has caught up with the end of every partition.
  *
  * <p>The loop runs under a {@link LoopSupervisor}: when it throws (the listener included), it is started again and reads
@@ -58,8 +56,7 @@ public final class TopicReader implements AutoCloseable {
     private final String topic;
     private final StoredResource.Decoder decoder;
     private final Listener listener;
-    private KafkaConsumer<String, byte[]> consumer;
-    private LoopSupervisor poller;
+    private CommittedTailer tailer;
     /** The partitions once assigned and handed to the listener; a restart keeps them. */
     private List<TopicPartition> parts;
     /** The positions after the last poll the listener took whole, where a restart reads on from. */
@@ -68,7 +65,6 @@ public final class TopicReader implements AutoCloseable {
     private boolean toldCaughtUp;
     private long loadStart;
     private volatile boolean caughtUp;
-    private volatile boolean closed;
     /** Set when the poll loop died: the view may then be behind its positions. */
     private volatile boolean failed;
 
@@ -80,14 +76,14 @@ public final class TopicReader implements AutoCloseable {
     }
 
     public void start() {
-        consumer = new KafkaConsumer<>(consumerProps(config), new StringDeserializer(), new ByteArrayDeserializer());
         loadStart = System.nanoTime();
-        poller = LoopSupervisor.of("statesync-resource-hub", this::pollLoop, config).start();
+        tailer = CommittedTailer.of("statesync-resource-hub", consumerProps(config), Duration.ofMillis(100), new Tail(), config)
+            .start();
     }
 
     /** The supervisor of the poll loop, null before {@link #start}. */
     public LoopSupervisor loop() {
-        return poller;
+        return tailer == null ? null : tailer.loop();
     }
 
     /**
@@ -115,7 +111,7 @@ public final class TopicReader implements AutoCloseable {
 
     /** Whether the reader was started and its thread has ended. */
     public boolean stopped() {
-        return poller != null && !poller.thread().isAlive();
+        return tailer != null && tailer.stopped();
     }
 
     /**
@@ -137,48 +133,48 @@ public final class TopicReader implements AutoCloseable {
         return s != null ? s : ResourceSummary.of(decoder.apply(r.value()));
     }
 
-    private void pollLoop() {
-        try {
-            if (parts == null) {
-                parts = assignAll();
-                applied = positions(parts);
-            } else {
-                parts.forEach(tp -> consumer.seek(tp, applied[tp.partition()]));
+    /** Assigns once; after a failure, reads on from the positions after the last poll the listener took whole. */
+    private final class Tail implements CommittedTailer.Reader {
+
+        @Override
+        public void assign(Consumer<String, byte[]> consumer) {
+            parts = assignAll(consumer);
+            applied = positions(consumer, parts);
+        }
+
+        @Override
+        public void resume(Consumer<String, byte[]> consumer) {
+            parts.forEach(tp -> consumer.seek(tp, applied[tp.partition()]));
+        }
+
+        @Override
+        public void polled(Consumer<String, byte[]> consumer, ConsumerRecords<String, byte[]> records) {
+            long[] after = positions(consumer, parts);
+            listener.polled(records, after);
+            applied = after;
+            failed = false;
+            if (!caughtUp && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
+                if (!toldCaughtUp) {
+                    listener.caughtUp(loadStart);
+                    toldCaughtUp = true;
+                }
+                caughtUp = true;
             }
-            while (!closed) {
-                pollOnce();
+            if (caughtUp) {
+                listener.idle();
             }
-        } catch (WakeupException e) {
-            if (!closed) {
-                throw e;
-            }
-        } catch (RuntimeException e) {
-            failed = true;
-            throw e;
-        } finally {
+        }
+
+        @Override
+        public void stopped(RuntimeException failure) {
             caughtUp = false;
-        }
-    }
-
-    private void pollOnce() {
-        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(100));
-        long[] after = positions(parts);
-        listener.polled(records, after);
-        applied = after;
-        failed = false;
-        if (!caughtUp && parts.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0)) {
-            if (!toldCaughtUp) {
-                listener.caughtUp(loadStart);
-                toldCaughtUp = true;
+            if (failure != null) {
+                failed = true;
             }
-            caughtUp = true;
-        }
-        if (caughtUp) {
-            listener.idle();
         }
     }
 
-    private List<TopicPartition> assignAll() {
+    private List<TopicPartition> assignAll(Consumer<String, byte[]> consumer) {
         List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition())).sorted((a, b) -> a.partition() - b.partition()).toList();
         consumer.assign(parts);
@@ -198,7 +194,7 @@ public final class TopicReader implements AutoCloseable {
         return out;
     }
 
-    private long[] positions(List<TopicPartition> parts) {
+    private static long[] positions(Consumer<String, byte[]> consumer, List<TopicPartition> parts) {
         long[] out = new long[parts.size()];
         parts.forEach(tp -> out[tp.partition()] = consumer.position(tp));
         return out;
@@ -207,10 +203,8 @@ public final class TopicReader implements AutoCloseable {
     /** Wakes the poll loop, waits for it, then closes the consumer. */
     @Override
     public void close() {
-        closed = true;
-        if (poller != null) {
-            poller.stop();
+        if (tailer != null) {
+            tailer.close();
         }
-        ReadCommittedConsumers.stop(consumer, poller == null ? null : poller.thread());
     }
 }

@@ -86,11 +86,12 @@ class ChangeRingTest {
     @Test
     void shouldEvictTheOldestChangesOnceTheirBytesPassTheBudget() {
         // Each change's resource stores 1,000 value bytes and a 5-character key; the budget holds three of them.
-        ChangeRing ring = new ChangeRing(1_000, 3 * 1_005);
+        long each = 1_005 + ChangeRing.CHANGE_OVERHEAD;
+        ChangeRing ring = new ChangeRing(1_000, 3 * each);
         ring.startAt(new long[] {0});
         for (long offset = 0; offset < 10; offset++) {
             ring.add(0, offset, "k/n/a", stored("k/n/a", 1_000), null);
-            assertThat(ring.bytes()).as("bytes after change %d", offset).isLessThanOrEqualTo(3 * 1_005);
+            assertThat(ring.bytes()).as("bytes after change %d", offset).isLessThanOrEqualTo(3 * each);
         }
         ring.advance(new long[] {10});
 
@@ -100,6 +101,20 @@ class ChangeRingTest {
         assertThat(ring.replayProblem(new long[] {7}, "t")).isNull();
         ring.add(0, 10, "k/n/big", stored("k/n/big", 10_000), null);
         assertThat(ring.size()).as("a change larger than the budget is kept alone").isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountTheResourceAModificationReplacedWhichOnlyTheRingStillHolds() {
+        ChangeRing ring = new ChangeRing(1_000, 1L << 30);
+        ring.startAt(new long[] {0});
+        StoredResource v1 = stored("k/n/a", 1_000);
+        ring.add(0, 0, "k/n/a", v1, null);
+        ring.add(0, 1, "k/n/a", stored("k/n/a", 2_000), v1);
+        ring.add(0, 2, "k/n/a", null, stored("k/n/a", 3_000));
+
+        assertThat(ring.bytes()).isEqualTo(3 * ChangeRing.CHANGE_OVERHEAD + 1_005 + (2_005 + 1_005) + 3_005);
+        ring.add(0, 3, "k/n/b", stored("k/n/b", 10), null);
+        assertThat(ring.bytes()).isEqualTo(4 * ChangeRing.CHANGE_OVERHEAD + 1_005 + (2_005 + 1_005) + 3_005 + 15);
     }
 
     private static StoredResource stored(String key, int valueBytes) {

@@ -11,6 +11,7 @@ public final class CollectProcessor implements Processor<String, byte[], Object,
     private ProcessorContext<Object, Object> context;
     private Collector collector;
     private ReconcileEngine.Output out;
+    private ReconcileEngine engine;
 
     public CollectProcessor(TopologyContext ctx) {
         this.ctx = ctx;
@@ -19,8 +20,8 @@ public final class CollectProcessor implements Processor<String, byte[], Object,
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        ReconcileEngine engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(new ForwardingOutput(context));
+        this.engine = ReconcileEngine.create(ctx, context);
+        this.out = engine.output();
         this.collector = new Collector(engine, ctx.metrics().collector());
     }
 
@@ -30,5 +31,12 @@ public final class CollectProcessor implements Processor<String, byte[], Object,
             return;
         }
         collector.command(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs(), out);
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            ReconcileEngine.release(ctx, context);
+        }
     }
 }

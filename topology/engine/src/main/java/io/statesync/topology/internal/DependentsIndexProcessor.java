@@ -24,7 +24,7 @@ public final class DependentsIndexProcessor implements Processor<String, byte[],
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(new ForwardingOutput(context));
+        this.out = engine.output();
         this.collector = new Collector(engine, ctx.metrics().collector());
         collector.recount();
     }
@@ -41,6 +41,7 @@ public final class DependentsIndexProcessor implements Processor<String, byte[],
     public void close() {
         if (engine != null) {
             engine.ownership().forget();
+            ReconcileEngine.release(ctx, context);
         }
     }
 }

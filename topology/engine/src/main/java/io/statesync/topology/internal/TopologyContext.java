@@ -11,8 +11,16 @@ import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
 
-/** What every processor of one topology shares: config, topic names, serdes, metrics and the clock. */
-public record TopologyContext(AppConfig config, TopicNames topics, TopologySerdes serdes, ReconcileMetrics metrics, Clock clock) {
+/**
+ * What every processor of one topology shares: config, topic names, serdes, metrics, the clock, and the reconciler of
+ * each of its tasks.
+ */
+public record TopologyContext(AppConfig config, TopicNames topics, TopologySerdes serdes, ReconcileMetrics metrics, Clock clock,
+                              TaskReconcilers reconcilers) {
+
+    public TopologyContext(AppConfig config, TopicNames topics, TopologySerdes serdes, ReconcileMetrics metrics, Clock clock) {
+        this(config, topics, serdes, metrics, clock, new TaskReconcilers());
+    }
 
     InputDecoder<DesiredState> desiredDecoder() {
         return new InputDecoder<>(serdes.desired().deserializer(),

@@ -167,7 +167,7 @@ final class RestTestApp implements AutoCloseable {
     static String nameOnPartition(String base, int partition, int partitions) {
         for (int i = 0; ; i++) {
             String name = base + "-" + i;
-            if (io.statesync.topology.OwnerKeyPartitioner.partition("Probe/default/" + name, partitions) == partition) {
+            if (io.statesync.gc.OwnerKeyPartitioner.partition("Probe/default/" + name, partitions) == partition) {
                 return name;
             }
         }

@@ -6,7 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import io.statesync.topology.TaskFailures;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -33,7 +33,7 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
+        Object topic = configs.get(TopologyNames.DLQ_TOPIC_CONFIG);
         dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
         Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
         // Streams properties not built by StatesyncTopology.streamsProperties carry no instance: count into a

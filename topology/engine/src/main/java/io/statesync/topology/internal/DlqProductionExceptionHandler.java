@@ -6,7 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
@@ -32,7 +32,7 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
+        Object topic = configs.get(TopologyNames.DLQ_TOPIC_CONFIG);
         dlqTopic = topic == null ? new TopicNames("statesync.").dlq() : topic.toString();
         Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
         metrics = m instanceof ReconcileMetrics rm ? rm : new ReconcileMetrics(new SimpleMeterRegistry());

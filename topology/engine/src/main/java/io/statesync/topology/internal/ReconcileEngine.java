@@ -16,6 +16,8 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.gc.CollectedTask;
+import io.statesync.gc.DependentsIndex;
 import io.statesync.reconciler.AdmissionOutcome;
 import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
@@ -30,7 +32,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * observation (staleness), and the timer walk. Every path ends in {@link TaskReconciler#reconcile}, the task's one
  * reconciler, which recomputes from the full stored state of the key, never from the event alone.
  */
-final class ReconcileEngine {
+final class ReconcileEngine implements CollectedTask {
 
     /** Where the engine's results go; the processors forward them to the sinks. */
     interface Output {
@@ -75,7 +77,7 @@ final class ReconcileEngine {
 
     private final boolean coalesce;
     private final String task;
-    private final Ownership ownership;
+    private final DependentsIndex ownership;
     private final WriteAdmission.Limits limits;
     private final OutputBudget outputs;
     private String resyncCursor;
@@ -110,35 +112,33 @@ final class ReconcileEngine {
         return reconciler.output();
     }
 
-    Ownership ownership() {
-        return ownership;
-    }
-
-    String task() {
+    @Override
+    public String task() {
         return task;
     }
 
-    /** The key's decoded state; a caller that changes it reconciles it ({@link #reconcileChanged}). */
-    ReconcileState state(String key) {
-        return stores.get(key);
+    @Override
+    public Resource resource(String key) {
+        ReconcileState st = stores.get(key);
+        Resource r = st == null ? null : st.getResource();
+        return r == null || ReconcileStep.isOrphanPlaceholder(r) ? null : r;
     }
 
-    /** Reconciles a key whose stored Resource the caller changed (the collector: references, finalizers). */
-    void reconcileChanged(String key, ReconcileState st, long now, Output out) {
-        reconciler.keep(key, st);
+    @Override
+    public void reconcileChanged(String key, long now) {
         reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.COLLECTED, now));
     }
 
-    /** Reconciles a key whose dependents changed, so that health rules over {@code children} see them. */
-    void reconcile(String key, long now, Output out) {
-        ReconcileState st = stores.get(key);
+    @Override
+    public void reconcileDependents(String ownerKey, long now) {
+        ReconcileState st = stores.get(ownerKey);
         if (st != null && st.getResource() != null) {
-            reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.DEPENDENTS, now));
+            reconciler.reconcile(ownerKey, TaskReconciler.Cause.of(TaskReconciler.Why.DEPENDENTS, now));
         }
     }
 
-    /** Takes a finalizer off a stored resource and reconciles it, which completes a deletion nothing else holds. */
-    void dropFinalizer(String key, String finalizer, long now, Output out) {
+    @Override
+    public void dropFinalizer(String key, String finalizer, long now) {
         ReconcileState st = stores.get(key);
         if (st == null || st.getResource() == null || !st.getResource().getMetadata().getFinalizers().contains(finalizer)) {
             return;
@@ -146,7 +146,12 @@ final class ReconcileEngine {
         List<String> rest = new java.util.ArrayList<>(st.getResource().getMetadata().getFinalizers());
         rest.remove(finalizer);
         st.getResource().getMetadata().setFinalizers(rest);
-        reconcileChanged(key, st, now, out);
+        reconcileChanged(key, now);
+    }
+
+    @Override
+    public void delete(String key, Propagation propagation, long eventTime, long now) {
+        admit(new Write(key, ResourceKey.parse(key), null, null, null, null, eventTime, propagation), now, output());
     }
 
     /**

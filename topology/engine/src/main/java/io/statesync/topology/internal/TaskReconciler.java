@@ -6,9 +6,11 @@ import java.util.SplittableRandom;
 import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.gc.DependentsIndex;
+import io.statesync.gc.GarbageCollection;
 import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.topology.PolicyCatalog;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
@@ -52,19 +54,19 @@ final class TaskReconciler {
 
     private final StateStores stores;
     private final PolicyCatalog policies;
-    private final Ownership ownership;
+    private final DependentsIndex ownership;
     private final Events events = new Events();
     private final ReconcileStep step;
     private final ReconcileEngine.Output out;
     private final String task;
 
     TaskReconciler(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner,
-                   Ownership ownership, ReconcileEngine.Output sinks, String task) {
+                   DependentsIndex ownership, ReconcileEngine.Output sinks, String task) {
         this.stores = stores;
         this.policies = policies;
         this.ownership = ownership;
         this.task = task;
-        this.out = ownership.wrap(sinks);
+        this.out = new IndexingOutput(sinks, ownership);
         this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children,
             new CorrectionRateLimiter(ctx.config().getDouble(AppConfig.CORRECTIONS_RATE_PER_KIND),
                 ctx.config().getInt(AppConfig.CORRECTIONS_BURST_PER_KIND)));
@@ -72,10 +74,11 @@ final class TaskReconciler {
 
     /** The task's reconciler from the stores and sinks of {@code pc}; {@link TaskReconcilers} calls it once per task. */
     static TaskReconciler create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
-        PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
+        PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(TopologyNames.KINDS_STORE),
             ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
         return new TaskReconciler(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
-            new Ownership(pc, ctx.metrics().collector()), new ForwardingOutput(pc), pc.taskId().toString());
+            GarbageCollection.dependentsIndex(pc, ctx.metrics().collector()), new ForwardingOutput(pc),
+            pc.taskId().toString());
     }
 
     /**
@@ -114,7 +117,7 @@ final class TaskReconciler {
         return events;
     }
 
-    Ownership ownership() {
+    DependentsIndex ownership() {
         return ownership;
     }
 

@@ -15,7 +15,7 @@ import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologyFixture;
 import io.statesync.topology.TopologySerdes;
@@ -48,15 +48,15 @@ class TaskReconcilerTest {
         MockProcessorContext<Object, Object> pc = new MockProcessorContext<>(new java.util.Properties(),
             new TaskId(0, partition), null);
         add(pc, new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(
-            StatesyncTopology.STATE_STORE), Serdes.String(), new TopologySerdes(new AppConfig(Map.of(
+            TopologyNames.STATE_STORE), Serdes.String(), new TopologySerdes(new AppConfig(Map.of(
             AppConfig.SCHEMA_REGISTRY_URL, "mock://task-reconciler-store"))).reconcileState()), 100));
-        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StatesyncTopology.TIMER_STORE), Serdes.String(),
+        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.TIMER_STORE), Serdes.String(),
             Serdes.ByteArray()));
-        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StatesyncTopology.REVISION_STORE), Serdes.String(),
+        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.REVISION_STORE), Serdes.String(),
             Serdes.Long()));
-        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StatesyncTopology.DEPENDENTS_STORE), Serdes.String(),
+        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.DEPENDENTS_STORE), Serdes.String(),
             Serdes.ByteArray()));
-        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StatesyncTopology.KINDS_STORE), Serdes.String(),
+        add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.KINDS_STORE), Serdes.String(),
             Serdes.ByteArray()));
         return pc;
     }
@@ -90,8 +90,8 @@ class TaskReconcilerTest {
         Resource published = r.reconcile("WebApp/default/a", TaskReconciler.Cause.of(TaskReconciler.Why.ADMITTED, NOW));
 
         assertThat(published).isNotNull();
-        assertThat(forwardedTo(pc, StatesyncTopology.RESOURCES_SINK)).containsExactly(published);
-        assertThat(forwardedTo(pc, StatesyncTopology.CORRECTIONS_SINK)).singleElement()
+        assertThat(forwardedTo(pc, TopologyNames.RESOURCES_SINK)).containsExactly(published);
+        assertThat(forwardedTo(pc, TopologyNames.CORRECTIONS_SINK)).singleElement()
             .satisfies(c -> assertThat(((Correction) c).getName()).isEqualTo("a"));
     }
 
@@ -107,7 +107,7 @@ class TaskReconcilerTest {
         r.reconcile("WebApp/default/b", TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, NOW));
         r.reconcile("WebApp/default/c", TaskReconciler.Cause.of(TaskReconciler.Why.DEPENDENTS, NOW));
 
-        assertThat(forwardedTo(pc, StatesyncTopology.CORRECTIONS_SINK)).as("a burst of one").hasSize(1);
+        assertThat(forwardedTo(pc, TopologyNames.CORRECTIONS_SINK)).as("a burst of one").hasSize(1);
         assertThat(r.state("WebApp/default/c").getResource().getStatus().getConditions())
             .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("RateLimited"));
     }

@@ -44,9 +44,7 @@ public final class Ownership implements DependentsIndex {
 
     @Override
     public void published(String key, Resource r, long ts) {
-        if (!r.getMetadata().getOwnerReferences().isEmpty()) {
-            announce(key, r, ts);
-        }
+        announce(key, r, ts);
     }
 
     @Override

@@ -19,7 +19,8 @@ final class IndexingOutput implements ReconcileEngine.Output {
     @Override
     public void resource(String key, Resource r, long ts) {
         sinks.resource(key, r, ts);
-        if (r != null) {
+        // A Resource that names no owner is in no index: it costs the index nothing.
+        if (r != null && !r.getMetadata().getOwnerReferences().isEmpty()) {
             index.published(key, r, ts);
         }
     }

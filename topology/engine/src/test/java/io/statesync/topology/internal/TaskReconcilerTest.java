@@ -153,6 +153,39 @@ class TaskReconcilerTest {
         assertThat(restarted).as("a new context of the same task, whose old processors never closed").isNotSameAs(first);
     }
 
+    /** An agent's report of the spec {@code admit} wrote, acknowledging {@code ack}, at {@code at}. */
+    private static void observeInSync(TaskReconciler r, String key, Correction ack, long at) {
+        ReconcileState st = r.state(key);
+        st.setObserved(io.statesync.avro.ObservedState.newBuilder().setKind("WebApp").setNamespace("default")
+            .setName(key.substring(key.lastIndexOf('/') + 1)).setUid(ack.getUid()).setObservedGeneration(1)
+            .setState(TopologyFixture.spec(Map.of("replicas", 1L))).setObservedAt(java.time.Instant.ofEpochMilli(at))
+            .setReporter("test").setAckCommandId(ack.getCommandId()).build());
+    }
+
+    @Test
+    void shouldOnlyMoveTheHeartbeatOfAStatusThatAReportDoesNotChange() {
+        MockProcessorContext<Object, Object> pc = task(0);
+        TaskReconciler r = TaskReconciler.create(ctx, pc);
+        String key = "WebApp/default/a";
+        admit(r, key);
+        r.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.ADMITTED, NOW));
+        Correction issued = (Correction) forwardedTo(pc, TopologyNames.CORRECTIONS_SINK).get(0);
+        observeInSync(r, key, issued, NOW + 10);
+        r.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, NOW + 10));
+        var synced = r.state(key).getResource().getStatus();
+        pc.resetForwards();
+
+        observeInSync(r, key, issued, NOW + 20);
+        Resource published = r.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, NOW + 20));
+
+        assertThat(published).isNull();
+        assertThat(pc.forwarded()).as("no Resource, event or index record").isEmpty();
+        var now = r.state(key).getResource().getStatus();
+        assertThat(now).as("the stored status, not one built afresh").isSameAs(synced);
+        assertThat(now.getSyncStatus()).isEqualTo(io.statesync.avro.SyncStatus.Synced);
+        assertThat(now.getLastObservedAt()).isEqualTo(java.time.Instant.ofEpochMilli(NOW + 20));
+    }
+
     private TaskReconciler countMade(AtomicInteger made, org.apache.kafka.streams.processor.api.ProcessorContext<Object, Object> pc) {
         made.incrementAndGet();
         return TaskReconciler.create(ctx, pc);

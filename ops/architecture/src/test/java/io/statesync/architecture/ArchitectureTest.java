@@ -84,6 +84,28 @@ class ArchitectureTest {
     }
 
     @Test
+    void engineInternalsShouldNotDependOnTheClassThatBuildsTheTopology() {
+        noClasses().that(inModule("engine")).and().resideInAPackage("..internal..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("io.statesync.topology.StatesyncTopology")
+            .because("the builder wires the processors; they read the names they need from TopologyNames, so that"
+                + " the builder stays the one thing that knows the whole topology")
+            .check(main);
+    }
+
+    @Test
+    void garbageCollectionShouldKeepItsPublicAndInternalSplit() {
+        classes().that().resideInAPackage("io.statesync.gc.internal")
+            .should().onlyHaveDependentClassesThat().resideInAnyPackage("io.statesync.gc", "io.statesync.gc.internal")
+            .because("the engine reaches garbage collection through GarbageCollection, CollectedTask and"
+                + " DependentsIndex, so that the collector's implementation can change without the reconciler's")
+            .check(main);
+        noClasses().that().resideInAPackage("io.statesync.gc..")
+            .should().dependOnClassesThat().resideInAPackage("io.statesync.topology.internal..")
+            .because("the collector asks the task for reconciles through CollectedTask, never the engine's internals")
+            .check(main);
+    }
+
+    @Test
     void serdeShouldNotDependOnKafkaStreams() {
         noClasses().that(inModule("serde")).should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
             .because("agents and Connect plugins embed the serde, and must not carry Kafka Streams for it")

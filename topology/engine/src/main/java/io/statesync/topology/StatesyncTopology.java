@@ -10,10 +10,10 @@ import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.gc.GarbageCollection;
+import io.statesync.gc.OwnerKeyPartitioner;
 import io.statesync.topology.internal.AdmissionProcessor;
 import io.statesync.topology.internal.AdmissionCommits;
-import io.statesync.topology.internal.CollectProcessor;
-import io.statesync.topology.internal.DependentsIndexProcessor;
 import io.statesync.topology.internal.DlqProcessingExceptionHandler;
 import io.statesync.topology.internal.DlqProductionExceptionHandler;
 import io.statesync.topology.internal.FailedInputs;
@@ -31,6 +31,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
+import static io.statesync.topology.TopologyNames.*;
+
 /**
  * Builds the statesync topology. {@code main} and the tests both call {@link #build(AppConfig, ReconcileMetrics, Clock)},
  * so what is tested is what runs.
@@ -40,32 +42,14 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class StatesyncTopology {
 
-    public static final String STATE_STORE = "statesync-state";
-    public static final String TIMER_STORE = "statesync-timers";
-    public static final String REVISION_STORE = "statesync-revisions";
-    public static final String KINDS_STORE = "statesync-kinds";
-    /** The dependents index of the owners a task holds: {@code ownerKey|dependentKey} to a {@link DependentRecord}. */
-    public static final String DEPENDENTS_STORE = "statesync-dependents";
-
-    public static final String DESIRED_SOURCE = "desired-source";
-    public static final String OBSERVED_SOURCE = "observed-source";
-    public static final String KINDS_SOURCE = "kinds-source";
-    public static final String DEPENDENTS_SOURCE = "dependents-source";
-    public static final String COLLECT_SOURCE = "collect-source";
-    public static final String DEPENDENTS_INDEX = "dependents-index";
-    public static final String COLLECT = "collect";
-    public static final String DEPENDENTS_SINK = "dependents-sink";
-    public static final String COLLECT_SINK = "collect-sink";
-    public static final String ADMISSION = "admission";
-    public static final String OBSERVATION = "observation";
-    public static final String KINDS_UPDATER = "kinds-updater";
-    public static final String RESOURCES_SINK = "resources-sink";
-    public static final String CORRECTIONS_SINK = "corrections-sink";
-    public static final String EVENTS_SINK = "events-sink";
-    public static final String DLQ_SINK = "dlq-sink";
-
-    /** Streams property that tells {@link DlqProcessingExceptionHandler} where dead letters go. */
-    public static final String DLQ_TOPIC_CONFIG = "statesync.dlq.topic";
+    /** The state store's name, for interactive queries and tools; {@link TopologyNames} holds every name. */
+    public static final String STATE_STORE = TopologyNames.STATE_STORE;
+    /** See {@link TopologyNames#TIMER_STORE}. */
+    public static final String TIMER_STORE = TopologyNames.TIMER_STORE;
+    /** See {@link TopologyNames#REVISION_STORE}. */
+    public static final String REVISION_STORE = TopologyNames.REVISION_STORE;
+    /** See {@link TopologyNames#KINDS_STORE}. */
+    public static final String KINDS_STORE = TopologyNames.KINDS_STORE;
 
     /**
      * The batch size of the stream threads' producers under exactly-once: sixteen times the client's, so that a commit
@@ -98,8 +82,10 @@ public final class StatesyncTopology {
         t.addProcessor(OBSERVATION, () -> QuarantiningProcessor.wrap(new ObservationProcessor(ctx)), OBSERVED_SOURCE);
         t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
         t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());
-        t.addProcessor(DEPENDENTS_INDEX, () -> new DependentsIndexProcessor(ctx), DEPENDENTS_SOURCE);
-        t.addProcessor(COLLECT, () -> new CollectProcessor(ctx), COLLECT_SOURCE);
+        t.addProcessor(DEPENDENTS_INDEX, () -> GarbageCollection.dependentsIndexProcessor(ctx.collectedTasks(),
+            metrics.collector()), DEPENDENTS_SOURCE);
+        t.addProcessor(COLLECT, () -> GarbageCollection.collectProcessor(ctx.collectedTasks(), metrics.collector()),
+            COLLECT_SOURCE);
         String[] parents = {ADMISSION, OBSERVATION, DEPENDENTS_INDEX, COLLECT};
         t.addStateStore(ReconcileStateStore.builder(STATE_STORE, serdes, config), parents);
         // Caching coalesces the writes of one commit interval: the timer index and the per-task revision counter each

@@ -29,6 +29,7 @@ import io.statesync.reconciler.StoredSpec;
 import io.statesync.schemas.Values;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AvroMapping;
+import io.statesync.gc.OwnerReferences;
 import io.statesync.topology.internal.EncodedSize;
 import io.statesync.topology.internal.JsonPatches;
 
@@ -141,7 +142,7 @@ public final class WriteAdmission {
                 return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
             }
         }
-        List<String> badRefs = OwnerCollector.validate(AvroMapping.ownerRefs(effective.getOwnerReferences()));
+        List<String> badRefs = OwnerCollector.validate(OwnerReferences.toReconciler(effective.getOwnerReferences()));
         if (!badRefs.isEmpty()) {
             return new Refused(EventType.Invalid, INVALID_OWNER_REFERENCES, String.join("; ", badRefs));
         }

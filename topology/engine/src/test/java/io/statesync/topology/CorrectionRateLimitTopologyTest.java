@@ -2,6 +2,7 @@ package io.statesync.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,11 +11,15 @@ import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.Counter;
 import io.statesync.avro.Correction;
+import io.statesync.avro.DesiredState;
 import io.statesync.avro.KindPolicy;
+import io.statesync.avro.OwnerReference;
 import io.statesync.avro.Reason;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
 import io.statesync.config.AppConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -139,6 +144,40 @@ class CorrectionRateLimitTopologyTest {
 
             advanceInSteps(f, 1_000);
             assertThat(f.drainCorrections()).extracting(x -> x.getAction().name()).containsExactly("DELETE");
+        }
+    }
+
+    /**
+     * Admission, observation, the dependents index and collect commands are four processors of one task; each of them
+     * causes a correction here at one wall-clock instant, and together they may issue no more than the one bucket holds.
+     */
+    @Test
+    void shouldDrawTheCorrectionsOfEveryInputOfATaskFromOneBucketPerKind() {
+        try (TopologyFixture f = new TopologyFixture(stateDir, Map.of(AppConfig.CORRECTIONS_RATE_PER_KIND, 1.0,
+                AppConfig.CORRECTIONS_BURST_PER_KIND, 1, AppConfig.RECONCILE_COALESCE_ENABLED, false))) {
+            create(f, "WebApp", "first");
+            String owner = "WebApp/default/owner";
+            String dependent = "WebApp/default/dependent";
+            create(f, "WebApp", "owner");
+            String ownerUid = f.drainResources().stream().filter(r -> r.getMetadata().getName().equals("owner"))
+                .reduce((x, y) -> y).orElseThrow().getMetadata().getUid();
+            // Admission publishes the dependent; the dependents index hears of it and reconciles the waiting owner.
+            DesiredState d = TopologyFixture.desiredState(dependent, Map.of("replicas", 1L));
+            d.setOwnerReferences(List.of(new OwnerReference("statesync.io/v1", "WebApp", "owner", ownerUid, true, true)));
+            f.putDesired(d);
+            String dependentUid = f.drainResources().stream().filter(r -> r.getMetadata().getName().equals("dependent"))
+                .reduce((x, y) -> y).orElseThrow().getMetadata().getUid();
+            // An observation that differs from the spec asks for a correction of the waiting dependent.
+            f.observe(dependent, dependentUid, 1, Map.of("replicas", 3L), null);
+            // A collect command deletes the dependent, which the agent reports present.
+            var collect = f.driver.createInputTopic(f.topics.collect(), new StringSerializer(), new ByteArraySerializer());
+            collect.pipeInput(dependent, String.join("\t", "DELETE", "Background", owner, ownerUid)
+                .getBytes(StandardCharsets.UTF_8));
+
+            assertThat(f.drainCorrections()).as("one bucket of one token for the whole task")
+                .extracting(Correction::getName).containsExactly("first");
+            assertThat(delayed(f, "WebApp")).as("the owner, the dependent's update and its delete each held back")
+                .isGreaterThanOrEqualTo(4.0);
         }
     }
 }

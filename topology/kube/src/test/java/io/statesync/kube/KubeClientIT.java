@@ -40,7 +40,7 @@ class KubeClientIT {
     static void start() throws Exception {
         Map<String, Object> config = KubeTestApp.config("kube-client");
         // Small enough that one test's dozen 8 KB objects pass it: lists without limit are refused, lists with one paged.
-        config.put(io.statesync.config.ServerConfig.LIST_MAX_BYTES, 65_536L);
+        config.put(io.statesync.server.ServerConfig.LIST_MAX_BYTES, 65_536L);
         app = KubeTestApp.start(config);
         client = KubeTestApp.client(app.base(), "default");
     }

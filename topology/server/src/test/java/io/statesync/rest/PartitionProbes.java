@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
-import io.statesync.topology.OwnerKeyPartitioner;
+import io.statesync.gc.OwnerKeyPartitioner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

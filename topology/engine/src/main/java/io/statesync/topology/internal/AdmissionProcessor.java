@@ -25,7 +25,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
-    /** {@link #output} with the dependents index kept from what it publishes: what the engine writes to. */
+    /** The task reconciler's output, with the dependents index kept from what it publishes: what the engine writes to. */
     private ReconcileEngine.Output out;
 
     /** {@code commits} is shared by every admission processor of the instance. */
@@ -40,7 +40,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(output);
+        this.out = engine.output();
         // One processor per task counts the task's resources: the admission, which also owns the task's timer.
         engine.recountResources();
         if (commits.enabled()) {
@@ -63,6 +63,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     public void close() {
         if (engine != null) {
             engine.forgetResources();
+            ReconcileEngine.release(ctx, context);
         }
     }
 

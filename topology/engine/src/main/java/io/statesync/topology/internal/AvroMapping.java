@@ -13,7 +13,6 @@ import io.statesync.avro.FieldOp;
 import io.statesync.avro.FieldOpType;
 import io.statesync.avro.Health;
 import io.statesync.avro.ObjectMeta;
-import io.statesync.avro.OwnerReference;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
@@ -30,7 +29,6 @@ import io.statesync.reconciler.LastCorrection;
 import io.statesync.reconciler.ApplyFailure;
 import io.statesync.reconciler.ObservedView;
 import io.statesync.reconciler.Op;
-import io.statesync.reconciler.OwnerRef;
 import io.statesync.reconciler.PatchOp;
 import io.statesync.reconciler.Reason;
 import io.statesync.reconciler.StatusView;
@@ -45,28 +43,6 @@ import io.statesync.schemas.Values;
 public final class AvroMapping {
 
     private AvroMapping() {
-    }
-
-    /** The schema's owner references as the reconciler's. */
-    public static List<OwnerRef> ownerRefs(List<OwnerReference> refs) {
-        if (refs.isEmpty()) {
-            return List.of();
-        }
-        List<OwnerRef> out = new ArrayList<>(refs.size());
-        for (OwnerReference r : refs) {
-            out.add(new OwnerRef(r.getApiVersion(), r.getKind(), r.getName(), r.getUid(), r.getController(),
-                r.getBlockOwnerDeletion()));
-        }
-        return out;
-    }
-
-    /** The reconciler's owner references as the schema's. */
-    public static List<OwnerReference> ownerReferences(List<OwnerRef> refs) {
-        List<OwnerReference> out = new ArrayList<>(refs.size());
-        for (OwnerRef r : refs) {
-            out.add(new OwnerReference(r.apiVersion(), r.kind(), r.name(), r.uid(), r.controller(), r.blockOwnerDeletion()));
-        }
-        return out;
     }
 
     public static Object tree(Value v) {

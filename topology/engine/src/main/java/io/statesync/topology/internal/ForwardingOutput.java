@@ -5,7 +5,7 @@ import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.topology.ResourceSummary;
 import io.statesync.topology.StatesyncHeaders;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -26,12 +26,12 @@ final class ForwardingOutput implements ReconcileEngine.Output {
         if (resource != null) {
             headers.add(StatesyncHeaders.RESOURCE_SUMMARY, ResourceSummary.of(resource).encode());
         }
-        context.forward(new Record<>(key, resource, timestamp, headers), StatesyncTopology.RESOURCES_SINK);
+        context.forward(new Record<>(key, resource, timestamp, headers), TopologyNames.RESOURCES_SINK);
     }
 
     @Override
     public void correction(String key, Correction correction, long timestamp) {
-        context.forward(new Record<>(key, correction, timestamp, new RecordHeaders()), StatesyncTopology.CORRECTIONS_SINK);
+        context.forward(new Record<>(key, correction, timestamp, new RecordHeaders()), TopologyNames.CORRECTIONS_SINK);
     }
 
     @Override
@@ -48,7 +48,7 @@ final class ForwardingOutput implements ReconcileEngine.Output {
         if (answerId != null) {
             headers.add(StatesyncHeaders.ANSWER_ID, StatesyncHeaders.utf8(answerId));
         }
-        context.forward(new Record<>(key, event, timestamp, headers), StatesyncTopology.EVENTS_SINK);
+        context.forward(new Record<>(key, event, timestamp, headers), TopologyNames.EVENTS_SINK);
     }
 
     void deadLetter(Record<byte[], byte[]> source, InputDecoder.Bad<?> bad) {
@@ -57,6 +57,6 @@ final class ForwardingOutput implements ReconcileEngine.Output {
         int partition = meta == null ? -1 : meta.partition();
         long offset = meta == null ? -1 : meta.offset();
         Headers headers = DeadLetters.headers(source.headers(), bad.reason(), bad.error(), bad.message(), topic, partition, offset);
-        context.forward(new Record<>(source.key(), source.value(), source.timestamp(), headers), StatesyncTopology.DLQ_SINK);
+        context.forward(new Record<>(source.key(), source.value(), source.timestamp(), headers), TopologyNames.DLQ_SINK);
     }
 }

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.topology.ReconcileMetrics;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import io.statesync.topology.TaskFailures;
 import io.statesync.topology.TopicNames;
 import org.apache.kafka.streams.StreamsConfig;
@@ -20,7 +20,7 @@ record HandlerSettings(String dlqTopic, ReconcileMetrics metrics, TaskFailures f
                        boolean exactlyOnce) {
 
     static HandlerSettings from(Map<String, ?> configs) {
-        Object topic = configs.get(StatesyncTopology.DLQ_TOPIC_CONFIG);
+        Object topic = configs.get(TopologyNames.DLQ_TOPIC_CONFIG);
         Object m = configs.get(ReconcileMetrics.CONFIG_KEY);
         Object f = configs.get(TaskFailures.CONFIG_KEY);
         Object i = configs.get(FailedInputs.CONFIG_KEY);

@@ -3,7 +3,7 @@ package io.statesync.topology.internal;
 import io.statesync.topology.PolicyCatalog;
 
 import io.statesync.topology.ResourceKey;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -34,7 +34,7 @@ public final class KindPolicyUpdater implements Processor<String, byte[], Void, 
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
-        this.store = context.getStateStore(StatesyncTopology.KINDS_STORE);
+        this.store = context.getStateStore(TopologyNames.KINDS_STORE);
         this.deserializer = ctx.serdes().kindPolicy().deserializer();
     }
 

@@ -25,7 +25,14 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
         this.decoder = ctx.observedDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(output);
+        this.out = engine.output();
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            ReconcileEngine.release(ctx, context);
+        }
     }
 
     @Override

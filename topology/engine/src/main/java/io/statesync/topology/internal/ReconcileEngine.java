@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.SplittableRandom;
 
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;
@@ -17,23 +16,23 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.config.AppConfig;
+import io.statesync.gc.CollectedTask;
+import io.statesync.gc.DependentsIndex;
 import io.statesync.reconciler.AdmissionOutcome;
-import io.statesync.reconciler.CorrectionPlanner;
 import io.statesync.reconciler.Propagation;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.ResourceKey;
-import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.WriteAdmission;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
- * The per-task reconcile logic behind both processors and the timer: admission (CAS, generation,
- * resourceVersion), observation (staleness), and the timer walk. Every path ends in
- * {@link ReconcileStep#run}, which recomputes from the full stored state of the key, never from the event alone.
+ * The per-task reconcile logic behind the processors and the timer: admission (CAS, generation, resourceVersion),
+ * observation (staleness), and the timer walk. Every path ends in {@link TaskReconciler#reconcile}, the task's one
+ * reconciler, which recomputes from the full stored state of the key, never from the event alone.
  */
-final class ReconcileEngine {
+final class ReconcileEngine implements CollectedTask {
 
     /** Where the engine's results go; the processors forward them to the sinks. */
     interface Output {
@@ -66,9 +65,9 @@ final class ReconcileEngine {
     }
 
     private final TopologyContext ctx;
+    private final TaskReconciler reconciler;
     private final StateStores stores;
     private final PolicyCatalog policies;
-    private final ReconcileStep step;
     private final Events events;
     private final int maxTimerKeys;
     private final int maxTimerWrites;
@@ -78,22 +77,19 @@ final class ReconcileEngine {
 
     private final boolean coalesce;
     private final String task;
-    private final Ownership ownership;
+    private final DependentsIndex ownership;
     private final WriteAdmission.Limits limits;
     private final OutputBudget outputs;
     private String resyncCursor;
 
-    ReconcileEngine(TopologyContext ctx, StateStores stores, PolicyCatalog policies, CorrectionPlanner planner, String task,
-                    Ownership ownership) {
+    ReconcileEngine(TopologyContext ctx, TaskReconciler reconciler) {
         this.ctx = ctx;
-        this.ownership = ownership;
-        this.stores = stores;
-        this.policies = policies;
-        this.events = new Events();
-        this.task = task;
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children,
-            new CorrectionRateLimiter(ctx.config().getDouble(AppConfig.CORRECTIONS_RATE_PER_KIND),
-                ctx.config().getInt(AppConfig.CORRECTIONS_BURST_PER_KIND)));
+        this.reconciler = reconciler;
+        this.ownership = reconciler.ownership();
+        this.stores = reconciler.stores();
+        this.policies = reconciler.policies();
+        this.events = reconciler.events();
+        this.task = reconciler.task();
         this.maxTimerKeys = ctx.config().getInt(AppConfig.RESYNC_MAX_KEYS);
         this.maxTimerWrites = ctx.config().getInt(AppConfig.RESYNC_MAX_WRITES);
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
@@ -101,41 +97,48 @@ final class ReconcileEngine {
         this.outputs = new OutputBudget(ctx.config());
     }
 
+    /** The engine of {@code pc}'s task, over the task's one reconciler; the processor releases it when it closes. */
     static ReconcileEngine create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
-        PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(StatesyncTopology.KINDS_STORE),
-            ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds());
-        return new ReconcileEngine(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
-            pc.taskId().toString(), new Ownership(pc, ctx.metrics().collector()));
+        return new ReconcileEngine(ctx, ctx.reconcilers().acquire(pc, p -> TaskReconciler.create(ctx, p)));
     }
 
-    Ownership ownership() {
-        return ownership;
+    /** The processor of {@code pc} closed: the task's reconciler goes with the last of them. */
+    static void release(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
+        ctx.reconcilers().release(pc);
     }
 
-    String task() {
+    /** Where the task's outputs go, with the dependents index kept. */
+    Output output() {
+        return reconciler.output();
+    }
+
+    @Override
+    public String task() {
         return task;
     }
 
-    /** The key's decoded state; a caller that changes it reconciles it ({@link #reconcileChanged}). */
-    ReconcileState state(String key) {
-        return stores.get(key);
-    }
-
-    /** Reconciles a key whose stored Resource the caller changed (the collector: references, finalizers). */
-    void reconcileChanged(String key, ReconcileState st, long now, Output out) {
-        step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), true, out);
-    }
-
-    /** Reconciles a key whose dependents changed, so that health rules over {@code children} see them. */
-    void reconcile(String key, long now, Output out) {
+    @Override
+    public Resource resource(String key) {
         ReconcileState st = stores.get(key);
+        Resource r = st == null ? null : st.getResource();
+        return r == null || ReconcileStep.isOrphanPlaceholder(r) ? null : r;
+    }
+
+    @Override
+    public void reconcileChanged(String key, long now) {
+        reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.COLLECTED, now));
+    }
+
+    @Override
+    public void reconcileDependents(String ownerKey, long now) {
+        ReconcileState st = stores.get(ownerKey);
         if (st != null && st.getResource() != null) {
-            step.run(key, st, policies.forKind(kindOf(key)), Instant.ofEpochMilli(now), false, out);
+            reconciler.reconcile(ownerKey, TaskReconciler.Cause.of(TaskReconciler.Why.DEPENDENTS, now));
         }
     }
 
-    /** Takes a finalizer off a stored resource and reconciles it, which completes a deletion nothing else holds. */
-    void dropFinalizer(String key, String finalizer, long now, Output out) {
+    @Override
+    public void dropFinalizer(String key, String finalizer, long now) {
         ReconcileState st = stores.get(key);
         if (st == null || st.getResource() == null || !st.getResource().getMetadata().getFinalizers().contains(finalizer)) {
             return;
@@ -143,7 +146,12 @@ final class ReconcileEngine {
         List<String> rest = new java.util.ArrayList<>(st.getResource().getMetadata().getFinalizers());
         rest.remove(finalizer);
         st.getResource().getMetadata().setFinalizers(rest);
-        reconcileChanged(key, st, now, out);
+        reconcileChanged(key, now);
+    }
+
+    @Override
+    public void delete(String key, Propagation propagation, long eventTime, long now) {
+        admit(new Write(key, ResourceKey.parse(key), null, null, null, null, eventTime, propagation), now, output());
     }
 
     /**
@@ -203,7 +211,7 @@ final class ReconcileEngine {
             refuse(w, refused, exists ? current : null, now, out);
         } else {
             admitWrite(w, (WriteAdmission.Accepted) d, st == null ? ReconcileState.newBuilder().build() : st,
-                exists ? current : null, policy, now, out);
+                exists ? current : null, now, out);
         }
         return null;
     }
@@ -229,8 +237,8 @@ final class ReconcileEngine {
         }
     }
 
-    private void admitWrite(Write w, WriteAdmission.Accepted accepted, ReconcileState st, Resource current,
-                            ReconcilePolicy policy, long now, Output out) {
+    private void admitWrite(Write w, WriteAdmission.Accepted accepted, ReconcileState st, Resource current, long now,
+                            Output out) {
         AdmissionOutcome outcome = accepted.outcome();
         if (outcome instanceof AdmissionOutcome.NoOp) {
             replyNoOp(w, current, now, out);
@@ -239,7 +247,7 @@ final class ReconcileEngine {
         if (st.getUnpublishedResourceVersion() != null) {
             // The key's previous write is still unpublished: publish it first, so that every accepted write (every
             // resourceVersion answered) appears on statesync.resources and watches see no gap.
-            step.run(w.key(), st, policy, Instant.ofEpochMilli(now), false, out);
+            reconciler.reconcile(w.key(), TaskReconciler.Cause.of(TaskReconciler.Why.EARLIER_WRITE, now));
         }
         st.setResource(WriteAdmission.admitted(current, accepted, now));
         ownership.referencesChanged(w.key(), current, st.getResource(), now);
@@ -249,8 +257,7 @@ final class ReconcileEngine {
         }
         // An awaited write is reconciled at once, so its Resource is in the transaction that carries its answer: a
         // caller that lists or watches after the answer sees it.
-        Resource emitted = coalesce && !w.awaited() ? defer(w.key(), st)
-            : step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        Resource emitted = coalesce && !w.awaited() ? defer(w.key(), st) : admitted(w.key(), st, now);
         ctx.metrics().admission("accepted");
         // Only a request waits for this answer; the Resource on statesync.resources tells everyone else (docs/topology.md).
         if (w.awaited()) {
@@ -259,6 +266,11 @@ final class ReconcileEngine {
             out.answer(w.key(), events.admission(EventType.Accepted, reason, "generation " + outcome.generation(), w,
                 emitted, emitted == null ? "" : emitted.getMetadata().getResourceVersion(), now), w.answerId(), now);
         }
+    }
+
+    private Resource admitted(String key, ReconcileState st, long now) {
+        reconciler.keep(key, st);
+        return reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.ADMITTED, now));
     }
 
     /**
@@ -283,8 +295,7 @@ final class ReconcileEngine {
         current.getMetadata().setDeletionTimestamp(Instant.ofEpochMilli(now));
         ownership.deleting(w.key(), current, w.propagation(), now);
         st.setDesiredDeleted(true);
-        ReconcilePolicy policy = policies.forKind(w.resourceKey().kind());
-        Resource emitted = step.run(w.key(), st, policy, Instant.ofEpochMilli(now), true, out);
+        Resource emitted = admitted(w.key(), st, now);
         ctx.metrics().admission("accepted");
         String version = emitted == null ? "" : emitted.getMetadata().getResourceVersion();
         out.answer(w.key(), events.admission(EventType.Accepted, emitted == null ? "Deleted" : "Deleting",
@@ -330,7 +341,8 @@ final class ReconcileEngine {
             stores.put(key, st);
             stores.markPending(key);
         } else {
-            step.run(key, st, policies.forKind(rk.kind()), Instant.ofEpochMilli(now), false, out);
+            reconciler.keep(key, st);
+            reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, now));
         }
     }
 
@@ -341,12 +353,9 @@ final class ReconcileEngine {
     }
 
     private void drainPending(long now, Output out) {
-        Instant at = Instant.ofEpochMilli(now);
+        TaskReconciler.Cause batch = TaskReconciler.Cause.of(TaskReconciler.Why.BATCH, now);
         for (String key : stores.drainPending()) {
-            ReconcileState st = stores.get(key);
-            if (st != null) {
-                step.run(key, st, policies.forKind(kindOf(key)), at, false, out);
-            }
+            reconciler.reconcile(key, batch);
         }
     }
 
@@ -410,7 +419,7 @@ final class ReconcileEngine {
         // Measured before the walk: what is due now, whether or not this run's budget reaches all of it.
         ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_TIMER, stores.dueCount(now, QUEUE_DEPTH_CAP));
         int writes = 0;
-        Instant at = Instant.ofEpochMilli(now);
+        TaskReconciler.Cause timer = TaskReconciler.Cause.of(TaskReconciler.Why.TIMER, now);
         for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {
             ReconcileState st = stores.get(due.getValue());
             if (st == null) {
@@ -423,31 +432,29 @@ final class ReconcileEngine {
             if (st.getNextCheckAt() == due.getKey()) {
                 st.setNextCheckAt(0);
             }
-            step.run(due.getValue(), st, policies.forKind(kindOf(due.getValue())), at, false, out);
+            reconciler.reconcile(due.getValue(), timer);
             if (++writes >= maxTimerWrites) {
                 return;
             }
         }
-        resyncSlice(at, maxTimerWrites - writes, out);
+        resyncSlice(now, maxTimerWrites - writes);
     }
 
     /**
      * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to a state that has
      * none (one kept from a release that did not index resyncs), so it visits a twentieth of the timer's key budget per run.
      */
-    private void resyncSlice(Instant now, int writeBudget, Output out) {
+    private void resyncSlice(long now, int writeBudget) {
         var slice = stores.slice(resyncCursor, Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0)));
         resyncCursor = slice.isEmpty() ? null : slice.get(slice.size() - 1).key;
         for (var kv : slice) {
             ReconcileState st = kv.value;
             if (st.getNextCheckAt() <= 0) {
-                step.run(kv.key, st, policies.forKind(kindOf(kv.key)), now, false, out);
+                // The slice may hold a state decoded for it alone: the reconcile reads the one the store keeps.
+                reconciler.keep(kv.key, st);
+                reconciler.reconcile(kv.key, TaskReconciler.Cause.of(TaskReconciler.Why.RESYNC, now));
             }
         }
     }
 
-    private static String kindOf(String key) {
-        int slash = key.indexOf('/');
-        return slash < 0 ? key : key.substring(0, slash);
-    }
 }

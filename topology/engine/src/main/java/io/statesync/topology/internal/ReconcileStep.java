@@ -88,7 +88,7 @@ final class ReconcileStep {
             return null;
         }
         Resource res = st.getResource();
-        String countedBefore = series(res);
+        Counted countedBefore = Counted.of(res);
         String kind = res.getMetadata().getKind();
         PlanInput in = planInput(key, st, res, policy, observed, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
@@ -106,9 +106,9 @@ final class ReconcileStep {
             st.setLastCorrection(null);
             st.setLastCorrectionFingerprint(null);
         }
-        String countedAfter = series(st.getResource());
+        Counted countedAfter = Counted.of(st.getResource());
         if (!Objects.equals(countedBefore, countedAfter)) {
-            metrics.resourceMoved(task, countedBefore, countedAfter);
+            metrics.resourceMoved(task, Counted.series(countedBefore), Counted.series(countedAfter));
         }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), result(decision), System.nanoTime() - t0);
         log(key, res, st, decision);
@@ -142,7 +142,9 @@ final class ReconcileStep {
                                         Instant now, ReconcileEngine.Output out) {
         Resource emitted = publish(key, st, res, o.prev(), o.next(), resourceChanged, now, out);
         long ts = now.toEpochMilli();
-        stepEvents.correction(key, res, o.issued(), o.merge(), o.next(), st.getObserved(), ts, out);
+        if (o.issued() != null) {
+            stepEvents.correction(key, res, o.issued(), o.merge(), o.next(), st.getObserved(), ts, out);
+        }
         if (emitted != null) {
             stepEvents.health(key, res, o.prev(), o.next(), ts, out);
             transitions(key, st, res, o.decision(), o.prev(), o.next(), now, out);
@@ -157,8 +159,9 @@ final class ReconcileStep {
     private StatusView health(String key, ReconcileState st, Resource res, ReconcilePolicy policy, ObservedView observed,
                               StatusView prev, StatusView next, Instant now) {
         ObservedState o = st.getObserved();
-        HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o),
-            () -> AvroMapping.healthVariables(res, o, next.syncStatus(), children.apply(key)));
+        // A kind without health rules reads no variables, so neither they nor the key's children are looked up.
+        HealthInput input = new HealthInput(observed, AvroMapping.observedConditions(o), policy.healthRules().isEmpty()
+            ? Map::of : () -> AvroMapping.healthVariables(res, o, next.syncStatus(), children.apply(key)));
         HealthView health = HealthCalculator.compute(prev.health(), input, policy.healthRules(), now);
         return HealthCalculator.withHealth(prev, next, health);
     }
@@ -168,12 +171,28 @@ final class ReconcileStep {
      * it was never reconciled yet (a status without conditions, as admission or an orphan placeholder first makes it).
      */
     static String series(Resource r) {
-        if (r == null || r.getStatus().getConditions().isEmpty()) {
-            return null;
+        return Counted.series(Counted.of(r));
+    }
+
+    /**
+     * What a stored resource counts in statesync_resources by, compared before and after a reconcile without building
+     * the series' name, which only a resource that moves needs.
+     */
+    private record Counted(String kind, io.statesync.avro.SyncStatus sync, io.statesync.avro.HealthStatus health) {
+
+        static Counted of(Resource r) {
+            if (r == null || r.getStatus().getConditions().isEmpty()) {
+                return null;
+            }
+            ResourceStatus s = r.getStatus();
+            return new Counted(r.getMetadata().getKind(), s.getSyncStatus(),
+                s.getHealth() == null ? null : s.getHealth().getStatus());
         }
-        ResourceStatus s = r.getStatus();
-        return ReconcileMetrics.series(r.getMetadata().getKind(), s.getSyncStatus().name(),
-            s.getHealth() == null ? "Unknown" : s.getHealth().getStatus().name());
+
+        static String series(Counted c) {
+            return c == null ? null
+                : ReconcileMetrics.series(c.kind, c.sync.name(), c.health == null ? "Unknown" : c.health.name());
+        }
     }
 
     /** Key, generation and attempt ride in the MDC, so both log formats carry them as fields. */
@@ -289,13 +308,35 @@ final class ReconcileStep {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
         boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
+        boolean quiet = !resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null;
+        if (quiet && rebuildsAsStored(res.getStatus())) {
+            // Only the heartbeat moved: the status built afresh would hold what the stored one does, but for it.
+            res.getStatus().setLastObservedAt(next.lastObservedAt());
+            return null;
+        }
         res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth()));
-        if (!resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null) {
+        if (quiet) {
             return null;
         }
         res.getMetadata().setResourceVersion(publishVersion(st));
         out.resource(key, res, now.toEpochMilli());
         return res;
+    }
+
+    /**
+     * Whether {@link AvroMapping#status} keeps every part of {@code s} when the views are equal: it reuses a stored
+     * condition only without an observedGeneration, and a stored health only when there is one.
+     */
+    private static boolean rebuildsAsStored(ResourceStatus s) {
+        if (s.getHealth() == null) {
+            return false;
+        }
+        for (io.statesync.avro.Condition c : s.getConditions()) {
+            if (c.getObservedGeneration() != null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void transitions(String key, ReconcileState st, Resource res, Decision decision, StatusView prev,

@@ -10,9 +10,9 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-import static io.statesync.topology.StatesyncTopology.REVISION_STORE;
-import static io.statesync.topology.StatesyncTopology.STATE_STORE;
-import static io.statesync.topology.StatesyncTopology.TIMER_STORE;
+import static io.statesync.topology.TopologyNames.REVISION_STORE;
+import static io.statesync.topology.TopologyNames.STATE_STORE;
+import static io.statesync.topology.TopologyNames.TIMER_STORE;
 
 /**
  * The task-local stores: the per-key {@link ReconcileState}, a timer index ordered by due time, and the

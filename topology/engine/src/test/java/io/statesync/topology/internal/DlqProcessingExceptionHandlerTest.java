@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.serde.SerdeException;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncHeaders;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -29,7 +29,7 @@ class DlqProcessingExceptionHandlerTest {
     void shouldResumeAndSendTheOriginalBytesToTheDlqWithReasonHeaders() {
         ReconcileMetrics metrics = new ReconcileMetrics(new SimpleMeterRegistry());
         DlqProcessingExceptionHandler handler = new DlqProcessingExceptionHandler();
-        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
+        handler.configure(Map.of(TopologyNames.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
         RecordHeaders headers = new RecordHeaders();
         headers.add("trace", "abc".getBytes(StandardCharsets.UTF_8));
         Ctx ctx = new Ctx("x.desired", 2, 41L, headers, "admission", new TaskId(0, 2), 0L,
@@ -51,7 +51,7 @@ class DlqProcessingExceptionHandlerTest {
     @Test
     void shouldFailTheTaskInsteadOfDeadLetteringWhenTheRegistryIsUnavailable() {
         DlqProcessingExceptionHandler handler = new DlqProcessingExceptionHandler();
-        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq"));
+        handler.configure(Map.of(TopologyNames.DLQ_TOPIC_CONFIG, "x.dlq"));
         Ctx ctx = new Ctx("x.desired", 0, 1L, new RecordHeaders(), "admission", new TaskId(0, 0), 0L, null, new byte[] {0});
         var down = new SerdeException("x.desired", SerdeException.Reason.REGISTRY_UNAVAILABLE, 7, "connection refused", null);
         var response = handler.handleError(ctx, new Record<>("k", "v", 0L), new RuntimeException(down));

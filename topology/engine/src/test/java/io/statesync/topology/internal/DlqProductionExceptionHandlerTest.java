@@ -6,7 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncHeaders;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -21,7 +21,7 @@ class DlqProductionExceptionHandlerTest {
 
     private static DlqProductionExceptionHandler handler(ReconcileMetrics metrics) {
         DlqProductionExceptionHandler h = new DlqProductionExceptionHandler();
-        h.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
+        h.configure(Map.of(TopologyNames.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
         return h;
     }
 

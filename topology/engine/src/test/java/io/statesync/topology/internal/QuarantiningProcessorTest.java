@@ -6,7 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncHeaders;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.TaskId;
@@ -37,7 +37,7 @@ class QuarantiningProcessorTest {
     void shouldSendAQuarantinedInputToTheDlqWithTheErrorAsItsReasonAndCountIt() {
         ReconcileMetrics metrics = new ReconcileMetrics(new SimpleMeterRegistry());
         DlqProcessingExceptionHandler handler = new DlqProcessingExceptionHandler();
-        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
+        handler.configure(Map.of(TopologyNames.DLQ_TOPIC_CONFIG, "x.dlq", ReconcileMetrics.CONFIG_KEY, metrics));
         var ctx = new DlqProcessingExceptionHandlerTest.Ctx("x.desired", 0, 3L, new RecordHeaders(), "admission",
             new TaskId(0, 0), 0L, "k".getBytes(StandardCharsets.UTF_8), new byte[] {1});
         var response = handler.handleError(ctx, new Record<>("k", "v", 0L),
@@ -94,7 +94,7 @@ class QuarantiningProcessorTest {
         FailedInputs inputs = new FailedInputs(2, java.time.Clock.systemUTC());
         io.statesync.topology.TaskFailures failures = new io.statesync.topology.TaskFailures(java.time.Clock.systemUTC());
         DlqProductionExceptionHandler handler = new DlqProductionExceptionHandler();
-        handler.configure(Map.of(StatesyncTopology.DLQ_TOPIC_CONFIG, "x.dlq", FailedInputs.CONFIG_KEY, inputs,
+        handler.configure(Map.of(io.statesync.topology.TopologyNames.DLQ_TOPIC_CONFIG, "x.dlq", FailedInputs.CONFIG_KEY, inputs,
             io.statesync.topology.TaskFailures.CONFIG_KEY, failures, "processing.guarantee", "exactly_once_v2"));
         var ctx = new DlqProcessingExceptionHandlerTest.Ctx("x.desired", 2, 41L, new RecordHeaders(), "admission",
             new TaskId(0, 2), 0L, "k".getBytes(StandardCharsets.UTF_8), new byte[] {1});

@@ -1,5 +1,8 @@
-package io.statesync.topology.internal;
+package io.statesync.gc.internal;
 
+import io.statesync.gc.CollectedTask;
+import io.statesync.gc.CollectedTasks;
+import io.statesync.gc.CollectorMetrics;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -10,22 +13,23 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 public final class DependentsIndexProcessor implements Processor<String, byte[], Object, Object> {
 
-    private final TopologyContext ctx;
+    private final CollectedTasks tasks;
+    private final CollectorMetrics metrics;
     private ProcessorContext<Object, Object> context;
+    private Ownership ownership;
     private Collector collector;
-    private ReconcileEngine.Output out;
-    private ReconcileEngine engine;
 
-    public DependentsIndexProcessor(TopologyContext ctx) {
-        this.ctx = ctx;
+    public DependentsIndexProcessor(CollectedTasks tasks, CollectorMetrics metrics) {
+        this.tasks = tasks;
+        this.metrics = metrics;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(new ForwardingOutput(context));
-        this.collector = new Collector(engine, ctx.metrics().collector());
+        CollectedTask task = tasks.acquire(context);
+        this.ownership = new Ownership(context, metrics);
+        this.collector = new Collector(task, ownership, metrics);
         collector.recount();
     }
 
@@ -34,13 +38,14 @@ public final class DependentsIndexProcessor implements Processor<String, byte[],
         if (record.key() == null || record.key().indexOf('|') < 0) {
             return;
         }
-        collector.indexed(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs(), out);
+        collector.indexed(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
     }
 
     @Override
     public void close() {
-        if (engine != null) {
-            engine.ownership().forget();
+        if (ownership != null) {
+            ownership.forget();
+            tasks.release(context);
         }
     }
 }

@@ -1,15 +1,15 @@
-package io.statesync.topology.internal;
+package io.statesync.gc.internal;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.Resource;
-import io.statesync.avro.store.ReconcileState;
+import io.statesync.gc.CollectedTask;
+import io.statesync.gc.CollectorMetrics;
+import io.statesync.gc.DependentRecord;
+import io.statesync.gc.OwnerReferences;
 import io.statesync.reconciler.OwnerCollector;
-import io.statesync.topology.CollectorMetrics;
-import io.statesync.topology.DependentRecord;
-import io.statesync.topology.ResourceKey;
 
 /**
  * The garbage collector in a task: on the owner's side it keeps the dependents index and decides (through {@link
@@ -18,13 +18,13 @@ import io.statesync.topology.ResourceKey;
  */
 final class Collector {
 
-    private final ReconcileEngine engine;
+    private final CollectedTask task;
     private final Ownership ownership;
     private final CollectorMetrics metrics;
 
-    Collector(ReconcileEngine engine, CollectorMetrics metrics) {
-        this.engine = engine;
-        this.ownership = engine.ownership();
+    Collector(CollectedTask task, Ownership ownership, CollectorMetrics metrics) {
+        this.task = task;
+        this.ownership = ownership;
         this.metrics = metrics;
     }
 
@@ -37,7 +37,7 @@ final class Collector {
     }
 
     /** An index record for an owner this task holds (or would hold): store it, collect the dependent if its owner is gone. */
-    void indexed(String indexKey, byte[] value, long ts, long now, ReconcileEngine.Output out) {
+    void indexed(String indexKey, byte[] value, long ts, long now) {
         String ownerKey = DependentRecord.ownerKey(indexKey);
         byte[] old = ownership.store(indexKey, value);
         OwnerCollector.Owner owner = owner(ownerKey);
@@ -47,10 +47,10 @@ final class Collector {
         }
         if (owner != null && owner.foreground()
             && OwnerCollector.foregroundDone(owner.uid(), ownership.entries(ownerKey))) {
-            metrics.foregroundWaiting(ownershipTask(), ownerKey, false);
-            engine.dropFinalizer(ownerKey, OwnerCollector.FOREGROUND_FINALIZER, now, out);
+            metrics.foregroundWaiting(task.task(), ownerKey, false);
+            task.dropFinalizer(ownerKey, OwnerCollector.FOREGROUND_FINALIZER, now);
         } else if (owner != null && childChanged(indexKey, old, value)) {
-            engine.reconcile(ownerKey, now, out);
+            task.reconcileDependents(ownerKey, now);
         }
     }
 
@@ -65,46 +65,39 @@ final class Collector {
     }
 
     /** A command for a dependent this task holds. */
-    void command(String dependentKey, byte[] value, long ts, long now, ReconcileEngine.Output out) {
+    void command(String dependentKey, byte[] value, long ts, long now) {
         OwnerCollector.Command c = CollectCommands.decode(dependentKey, value);
-        ReconcileState st = engine.state(dependentKey);
-        Resource r = st == null ? null : st.getResource();
-        boolean applies = r != null && !ReconcileStep.isOrphanPlaceholder(r) && OwnerCollector.applies(
-            r.getMetadata().getNamespace(), AvroMapping.ownerRefs(r.getMetadata().getOwnerReferences()), c);
+        Resource r = task.resource(dependentKey);
+        boolean applies = r != null && OwnerCollector.applies(r.getMetadata().getNamespace(),
+            OwnerReferences.toReconciler(r.getMetadata().getOwnerReferences()), c);
         metrics.commandProcessed(applies);
         if (!applies) {
             return;
         }
         if (c.action() == OwnerCollector.Action.ORPHAN) {
             ObjectMeta m = r.getMetadata();
-            m.setOwnerReferences(new ArrayList<>(AvroMapping.ownerReferences(
-                OwnerCollector.without(AvroMapping.ownerRefs(m.getOwnerReferences()), c.ownerUid()))));
+            m.setOwnerReferences(new ArrayList<>(OwnerReferences.toSchema(
+                OwnerCollector.without(OwnerReferences.toReconciler(m.getOwnerReferences()), c.ownerUid()))));
             ownership.withdraw(dependentKey, c.ownerKey(), ts);
-            engine.reconcileChanged(dependentKey, st, now, out);
+            task.reconcileChanged(dependentKey, now);
             metrics.collected(c.propagation().name());
             return;
         }
         if (r.getMetadata().getDeletionTimestamp() == null) {
             metrics.collected(c.propagation().name());
         }
-        engine.admit(new ReconcileEngine.Write(dependentKey, ResourceKey.parse(dependentKey), null, null, null, null, ts,
-            c.propagation()), now, out);
+        task.delete(dependentKey, c.propagation(), ts, now);
     }
 
     /** The owner as this task holds it; null when it holds none (an orphan placeholder is none). */
     private OwnerCollector.Owner owner(String ownerKey) {
-        ReconcileState st = engine.state(ownerKey);
-        Resource r = st == null ? null : st.getResource();
-        if (r == null || ReconcileStep.isOrphanPlaceholder(r)) {
+        Resource r = task.resource(ownerKey);
+        if (r == null) {
             return null;
         }
         ObjectMeta m = r.getMetadata();
         List<String> f = m.getFinalizers();
         return new OwnerCollector.Owner(m.getUid(), m.getDeletionTimestamp() != null
             && f.contains(OwnerCollector.FOREGROUND_FINALIZER));
-    }
-
-    private String ownershipTask() {
-        return engine.task();
     }
 }

@@ -1,4 +1,4 @@
-package io.statesync.topology.internal;
+package io.statesync.gc.internal;
 
 import java.nio.charset.StandardCharsets;
 

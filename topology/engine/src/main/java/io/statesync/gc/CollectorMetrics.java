@@ -1,4 +1,4 @@
-package io.statesync.topology;
+package io.statesync.gc;
 
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +21,7 @@ public final class CollectorMetrics {
     private final Map<String, AtomicLong> indexEntries = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> waiting = new ConcurrentHashMap<>();
 
-    CollectorMetrics(MeterRegistry registry) {
+    public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
         Gauge.builder("statesync_gc_dependents_index_entries", () -> sum(indexEntries))
             .description("Entries in the dependents index of this instance's tasks (one per owner and dependent)")

@@ -1,4 +1,4 @@
-package io.statesync.topology;
+package io.statesync.gc;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,7 @@
-package io.statesync.topology.internal;
+package io.statesync.gc.internal;
 
+import io.statesync.gc.CollectedTasks;
+import io.statesync.gc.CollectorMetrics;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -7,21 +9,20 @@ import org.apache.kafka.streams.processor.api.Record;
 /** Applies the collector's commands in the dependents' tasks (the collect topic is keyed by the dependent). */
 public final class CollectProcessor implements Processor<String, byte[], Object, Object> {
 
-    private final TopologyContext ctx;
+    private final CollectedTasks tasks;
+    private final CollectorMetrics metrics;
     private ProcessorContext<Object, Object> context;
     private Collector collector;
-    private ReconcileEngine.Output out;
 
-    public CollectProcessor(TopologyContext ctx) {
-        this.ctx = ctx;
+    public CollectProcessor(CollectedTasks tasks, CollectorMetrics metrics) {
+        this.tasks = tasks;
+        this.metrics = metrics;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        ReconcileEngine engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.ownership().wrap(new ForwardingOutput(context));
-        this.collector = new Collector(engine, ctx.metrics().collector());
+        this.collector = new Collector(tasks.acquire(context), new Ownership(context, metrics), metrics);
     }
 
     @Override
@@ -29,6 +30,13 @@ public final class CollectProcessor implements Processor<String, byte[], Object,
         if (record.key() == null || record.value() == null) {
             return;
         }
-        collector.command(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs(), out);
+        collector.command(record.key(), record.value(), record.timestamp(), context.currentSystemTimeMs());
+    }
+
+    @Override
+    public void close() {
+        if (collector != null) {
+            tasks.release(context);
+        }
     }
 }

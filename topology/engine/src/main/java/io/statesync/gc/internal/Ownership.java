@@ -1,20 +1,19 @@
-package io.statesync.topology.internal;
+package io.statesync.gc.internal;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.statesync.avro.Correction;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.OwnerReference;
-import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.reconciler.OwnerCollector;
 import io.statesync.reconciler.Propagation;
-import io.statesync.topology.CollectorMetrics;
-import io.statesync.topology.DependentRecord;
-import io.statesync.topology.StatesyncTopology;
+import io.statesync.gc.CollectorMetrics;
+import io.statesync.gc.DependentRecord;
+import io.statesync.gc.DependentsIndex;
+import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -22,12 +21,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * One task's side of ownership: it tells each owner's task about the dependents that name it (the dependents index
+ * One task's side of ownership ({@link DependentsIndex}): it tells each owner's task about the dependents that name it (the dependents index
  * topic, partitioned by the owner's key), keeps the index of the dependents that name the owners it holds, and sends
  * the collector's commands (the collect topic, keyed by the dependent). Everything it writes is part of the
  * transaction of the input that caused it, so a restart neither loses nor repeats a decision.
  */
-final class Ownership {
+public final class Ownership implements DependentsIndex {
 
     private static final StringSerializer KEYS = new StringSerializer();
 
@@ -36,48 +35,24 @@ final class Ownership {
     private final CollectorMetrics metrics;
     private final String task;
 
-    Ownership(ProcessorContext<Object, Object> pc, CollectorMetrics metrics) {
+    public Ownership(ProcessorContext<Object, Object> pc, CollectorMetrics metrics) {
         this.pc = pc;
-        this.index = pc.getStateStore(StatesyncTopology.DEPENDENTS_STORE);
+        this.index = pc.getStateStore(TopologyNames.DEPENDENTS_STORE);
         this.metrics = metrics;
         this.task = pc.taskId().toString();
     }
 
-    /** {@code inner}, with the index kept from every Resource published and every deletion completed through it. */
-    ReconcileEngine.Output wrap(ReconcileEngine.Output inner) {
-        return new ReconcileEngine.Output() {
-            @Override
-            public void resource(String key, Resource r, long ts) {
-                inner.resource(key, r, ts);
-                if (r != null) {
-                    announce(key, r, ts);
-                }
-            }
+    @Override
+    public void published(String key, Resource r, long ts) {
+        announce(key, r, ts);
+    }
 
-            @Override
-            public void deleted(String key, Resource last, long ts) {
-                inner.deleted(key, last, ts);
-                for (OwnerReference ref : last.getMetadata().getOwnerReferences()) {
-                    withdraw(key, ownerKey(last.getMetadata(), ref), ts);
-                }
-                ownerGone(key, ts);
-            }
-
-            @Override
-            public void correction(String key, Correction c, long ts) {
-                inner.correction(key, c, ts);
-            }
-
-            @Override
-            public void event(String key, ReconcileEvent e, long ts) {
-                inner.event(key, e, ts);
-            }
-
-            @Override
-            public void answer(String key, ReconcileEvent e, String answerId, long ts) {
-                inner.answer(key, e, answerId, ts);
-            }
-        };
+    @Override
+    public void deleted(String key, Resource last, long ts) {
+        for (OwnerReference ref : last.getMetadata().getOwnerReferences()) {
+            withdraw(key, ownerKey(last.getMetadata(), ref), ts);
+        }
+        ownerGone(key, ts);
     }
 
     /** Tells each owner of a published dependent what the dependent is now (uid, references, status). */
@@ -87,12 +62,12 @@ final class Ownership {
             String health = r.getStatus().getHealth() == null ? "Unknown" : r.getStatus().getHealth().getStatus().name();
             DependentRecord rec = new DependentRecord(key, m.getUid(), ref.getUid(), ref.getController(),
                 ref.getBlockOwnerDeletion(), r.getStatus().getSyncStatus().name(), health);
-            pc.forward(new Record<>(DependentRecord.key(ownerKey(m, ref), key), rec.encode(), ts), StatesyncTopology.DEPENDENTS_SINK);
+            pc.forward(new Record<>(DependentRecord.key(ownerKey(m, ref), key), rec.encode(), ts), TopologyNames.DEPENDENTS_SINK);
         }
     }
 
-    /** A write dropped some owners: their indexes lose this dependent. */
-    void referencesChanged(String key, Resource before, Resource after, long ts) {
+    @Override
+    public void referencesChanged(String key, Resource before, Resource after, long ts) {
         if (before == null || before.getMetadata().getOwnerReferences().isEmpty()) {
             return;
         }
@@ -109,14 +84,11 @@ final class Ownership {
     }
 
     void withdraw(String dependentKey, String ownerKey, long ts) {
-        pc.forward(new Record<>(DependentRecord.key(ownerKey, dependentKey), null, ts), StatesyncTopology.DEPENDENTS_SINK);
+        pc.forward(new Record<>(DependentRecord.key(ownerKey, dependentKey), null, ts), TopologyNames.DEPENDENTS_SINK);
     }
 
-    /**
-     * The owner's delete was admitted: the policy's commands go out now, orphaned dependents leave the index at once,
-     * and a foreground deletion that has blocking dependents keeps the owner with the foreground finalizer.
-     */
-    void deleting(String ownerKey, Resource owner, Propagation policy, long ts) {
+    @Override
+    public void deleting(String ownerKey, Resource owner, Propagation policy, long ts) {
         String uid = owner.getMetadata().getUid();
         OwnerCollector.Deletion d = OwnerCollector.onOwnerDeleting(ownerKey, uid, policy, entries(ownerKey));
         for (OwnerCollector.Command c : d.commands()) {
@@ -143,7 +115,7 @@ final class Ownership {
     }
 
     void send(OwnerCollector.Command c, long ts) {
-        pc.forward(new Record<>(c.dependentKey(), CollectCommands.encode(c), ts), StatesyncTopology.COLLECT_SINK);
+        pc.forward(new Record<>(c.dependentKey(), CollectCommands.encode(c), ts), TopologyNames.COLLECT_SINK);
         metrics.commandEmitted(c.action().name());
     }
 
@@ -156,8 +128,8 @@ final class Ownership {
         return out;
     }
 
-    /** The owner's dependents as the health rules' {@code children} see them: kind, name, syncStatus, health. */
-    List<java.util.Map<String, Object>> children(String ownerKey) {
+    @Override
+    public List<java.util.Map<String, Object>> children(String ownerKey) {
         List<java.util.Map<String, Object>> out = new ArrayList<>();
         for (DependentRecord r : records(ownerKey)) {
             String key = r.dependentKey();

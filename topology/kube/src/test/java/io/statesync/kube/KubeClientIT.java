@@ -4,7 +4,12 @@ import static io.statesync.kube.KubeTestApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedClusterExtension.class)
 class KubeClientIT {
 
+    private static final int READER_WATCHES = 3;
     private static KubeTestApp app;
     private static KubernetesClient client;
 
@@ -41,6 +47,8 @@ class KubeClientIT {
         Map<String, Object> config = KubeTestApp.config("kube-client");
         // Small enough that one test's dozen 8 KB objects pass it: lists without limit are refused, lists with one paged.
         config.put(io.statesync.server.ServerConfig.LIST_MAX_BYTES, 65_536L);
+        // The reader's token holds this many watches at most; the tests watch with the writer's token otherwise.
+        config.put(io.statesync.server.ServerConfig.WATCH_MAX_OPEN_PER_TOKEN, READER_WATCHES);
         app = KubeTestApp.start(config);
         client = KubeTestApp.client(app.base(), "default");
     }
@@ -383,6 +391,14 @@ class KubeClientIT {
         } while (next != null && !next.isEmpty());
         assertThat(all).hasSize(12);
         assertThat(pages).isGreaterThan(1);
+        // The initial events of a watch come a budget's page at a time too, and add up to every object once.
+        String[] watch = app.send("GET", "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s"
+            + "?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=2",
+            null, null).body().split("\n");
+        List<String> added = java.util.Arrays.stream(watch).filter(l -> l.startsWith("{\"type\":\"ADDED\""))
+            .map(l -> parse(l).path("object").path("metadata").path("name").asText()).toList();
+        assertThat(added).hasSize(12).doesNotHaveDuplicates().isSorted();
+        assertThat(watch[12]).contains("\"type\":\"BOOKMARK\"").contains("\"k8s.io/initial-events-end\":\"true\"");
         of(kind).inNamespace("default").delete();
         Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(of(kind).inNamespace("default")
             .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(100L).build()).getItems()).isEmpty());
@@ -397,5 +413,50 @@ class KubeClientIT {
             assertThat(json(r).path("kind").asText()).isEqualTo("Status");
         }
         assertThat(app.send("GET", "/api/v1/events?limit=500", null, null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswerTooManyRequestsAsAStatusToAWatchPastTheTokensCapAndAdmitOneOnceAWatchCloses() throws Exception {
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind().toLowerCase() + "s?watch=1&timeoutSeconds=60";
+        HttpClient http = HttpClient.newHttpClient();
+        List<InputStream> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < READER_WATCHES; i++) {
+                HttpResponse<InputStream> w = http.send(readerWatch(path), HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(w.statusCode()).as("watch %d within the cap", i).isEqualTo(200);
+                open.add(w.body());
+            }
+            HttpResponse<String> refused = http.send(readerWatch(path), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            JsonNode status = KubeTestApp.JSON.readTree(refused.body());
+            assertThat(status.path("kind").asText()).isEqualTo("Status");
+            assertThat(status.path("reason").asText()).isEqualTo("TooManyRequests");
+            assertThat(status.path("code").asInt()).isEqualTo(429);
+        } finally {
+            for (InputStream in : open) {
+                in.close();
+            }
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HttpResponse<InputStream> again = http.send(readerWatch(path.replace("=60", "=1")),
+                HttpResponse.BodyHandlers.ofInputStream());
+            again.body().close();
+            assertThat(again.statusCode()).as("a watch once the others closed").isEqualTo(200);
+        });
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return KubeTestApp.JSON.readTree(line);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static HttpRequest readerWatch(String path) {
+        return HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + KubeTestApp.READER).GET().build();
     }
 }

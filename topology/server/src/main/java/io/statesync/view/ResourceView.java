@@ -64,7 +64,8 @@ public final class ResourceView implements AutoCloseable {
     }
 
     /** See {@link #startWatch}. */
-    public record WatchStart(String replayProblem, long firstSeq, long nextSeq, long[] position, List<StoredResource> items) {
+    public record WatchStart(String replayProblem, long firstSeq, long nextSeq, long[] position, List<StoredResource> items,
+                             String nextKey) {
     }
 
     /** A page of a list; {@code nextKey} is null on the last page. */
@@ -212,27 +213,29 @@ public final class ResourceView implements AutoCloseable {
      * Where a watch starts, taken at one instant: why {@code from} (per-partition offsets) cannot be replayed, or null
      * (also when {@code from} is null); the oldest change in the ring and the number of the next one; the position;
      * and, when {@code list} is set, the current resources matching {@code filter} after {@code afterKey} (all when
-     * null) in key order. A watch replays the ring from {@code firstSeq} up to {@code nextSeq}, sends those resources,
-     * and then follows the ring from {@code nextSeq} on: taken together, nothing falls between the three.
+     * null) in key order, at most {@code maxBytes} of them, with the last key of a page cut short as {@code nextKey}.
+     * A watch replays the ring from {@code firstSeq} up to {@code nextSeq}, sends those resources, and then follows the
+     * ring from {@code nextSeq} on: taken together, nothing falls between the three.
      */
-    public WatchStart startWatch(long[] from, Predicate<StoredResource> filter, String afterKey, boolean list) {
+    public WatchStart startWatch(long[] from, Predicate<StoredResource> filter, String afterKey, boolean list,
+                                 long maxBytes) {
         lock.lock();
         try {
             String problem = from == null ? null : ring.replayProblem(from, topic);
             if (!list || problem != null) {
-                return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), List.of());
+                return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), List.of(), null);
             }
         } finally {
             lock.unlock();
         }
         // Scanned outside the lock; the replay check is taken again after it, at a later instant, which only finds
         // more evicted: a watch whose changes survived until then has them all from its cursor to the scan's position.
-        ChunkedScan.Result scan = scans.page(filter, afterKey, Integer.MAX_VALUE, Long.MAX_VALUE);
+        ChunkedScan.Result scan = scans.page(filter, afterKey, Integer.MAX_VALUE, maxBytes);
         lock.lock();
         try {
             String problem = from == null ? null : ring.replayProblem(from, topic);
             return new WatchStart(problem, Math.min(ring.firstSeq(), scan.nextSeq()), scan.nextSeq(), scan.page().position(),
-                problem == null ? scan.page().items() : List.of());
+                problem == null ? scan.page().items() : List.of(), problem == null ? scan.page().nextKey() : null);
         } finally {
             lock.unlock();
         }

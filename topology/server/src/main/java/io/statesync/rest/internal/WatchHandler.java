@@ -269,13 +269,14 @@ public final class WatchHandler {
      */
     private ResourceView.WatchStart start(WatchCursor from, Predicate<StoredResource> filter) throws InterruptedException {
         if (from == null) {
-            return view.startWatch(null, filter, null, true);
+            return view.startWatch(null, filter, null, true, config.getLong(ServerConfig.LIST_MAX_BYTES));
         }
         long[] offsets = from.position().offsets();
         if (from.afterKey() != null) {
             view.awaitPosition(offsets, AHEAD_WAIT);
         }
-        ResourceView.WatchStart start = view.startWatch(offsets, filter, from.afterKey(), from.afterKey() != null);
+        ResourceView.WatchStart start = view.startWatch(offsets, filter, from.afterKey(), from.afterKey() != null,
+            config.getLong(ServerConfig.LIST_MAX_BYTES));
         if (start.replayProblem() != null) {
             throw ApiError.gone(start.replayProblem() + RELIST);
         }
@@ -465,6 +466,30 @@ public final class WatchHandler {
          * Without a cursor only the current objects. False when the ring lost the changes on the way (410 sent).
          */
         boolean initialEvents(WatchCursor from, ResourceView.WatchStart start) throws IOException, InterruptedException {
+            while (true) {
+                if (!replayThenSend(from, start)) {
+                    return false;
+                }
+                if (start.nextKey() == null) {
+                    break;
+                }
+                // The current objects come a list.max.bytes page at a time, each resumed as a cursor with a key would
+                // be: the ring's changes since the last page to the keys already sent, then the next page.
+                from = new WatchCursor(position, start.nextKey());
+                start = view.startWatch(position.offsets(), filter, from.afterKey(), true,
+                    config.getLong(ServerConfig.LIST_MAX_BYTES));
+                if (start.replayProblem() != null) {
+                    error(410, "Gone", "the changes during the initial events were evicted; list again");
+                    return false;
+                }
+            }
+            bookmark(true);
+            return true;
+        }
+
+        /** One page of initial events: the ring's changes after {@code from} to the keys it holds, then the objects. */
+        private boolean replayThenSend(WatchCursor from, ResourceView.WatchStart start) throws IOException,
+                InterruptedException {
             seq = start.firstSeq();
             while (from != null && seq < start.nextSeq()) {
                 ResourceView.Batch batch = view.await(seq, (int) Math.min(BATCH, start.nextSeq() - seq), Duration.ZERO);
@@ -482,7 +507,6 @@ public final class WatchHandler {
             for (StoredResource r : start.items()) {
                 send("ADDED", r, new WatchCursor(position, r.key()));
             }
-            bookmark(true);
             return true;
         }
 

@@ -21,7 +21,7 @@ public final class TaskFailures {
     public static final Duration WINDOW = Duration.ofMinutes(5);
     static final int KEPT = 64;
 
-    private record Failure(long at, String where, String error, Throwable cause) {
+    private record Failure(long at, String where, String error) {
     }
 
     private final Clock clock;
@@ -36,30 +36,16 @@ public final class TaskFailures {
 
     /** A failure of a task or stream thread: {@code where} names it (a thread, a task and offset), {@code error} why. */
     public synchronized void failed(String where, Throwable error) {
-        if (!recent.isEmpty() && causedBy(error, recent.peekLast().cause())) {
-            // The stream thread's failure handler reporting what an exception handler already recorded, with the
-            // task and offset: one failure, counted once.
-            return;
-        }
         long at = clock.millis();
         if (lastAt < 0 || at - lastAt > WINDOW.toMillis()) {
             streakStart = at;
         }
         lastAt = at;
         recent.addLast(new Failure(at, where, error.getClass().getName()
-            + (error.getMessage() == null ? "" : ": " + error.getMessage()), error));
+            + (error.getMessage() == null ? "" : ": " + error.getMessage())));
         while (recent.size() > KEPT) {
             recent.removeFirst();
         }
-    }
-
-    private static boolean causedBy(Throwable error, Throwable recorded) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t == recorded) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Why the instance is not ready (failures repeated within the window, the newest named), or null. */

@@ -63,18 +63,4 @@ class TaskFailuresTest {
         assertThat(failures.problem()).isNotNull();
         assertThat(failures.livenessProblem(after)).as("a new run of failures starts its own clock").isNull();
     }
-
-    @Test
-    void shouldCountAFailureOnceWhenTheThreadHandlerReportsWhatAnExceptionHandlerAlreadyRecorded() {
-        TaskFailures failures = new TaskFailures(clock);
-        for (int i = 0; i < 2; i++) {
-            RuntimeException refused = new RuntimeException("refused " + i);
-            failures.failed("task 0_1 at x.desired-1@7", refused);
-            failures.failed("stream thread t-1 (task 0_1)", new IllegalStateException("wrapped", refused));
-        }
-        assertThat(failures.problem()).as("two failures, each reported twice").isNull();
-
-        failures.failed("task 0_1 at x.desired-1@7", new RuntimeException("refused 2"));
-        assertThat(failures.problem()).contains("3 times").contains("task 0_1 at x.desired-1@7");
-    }
 }

@@ -75,6 +75,8 @@ public final class WatchHandler {
     private static final Duration AHEAD_WAIT = Duration.ofSeconds(5);
 
     private final AppConfig config;
+    /** The bytes of current objects one page of a watch's initial events holds (list.max.bytes). */
+    private final long pageBytes;
     private final ResourceView view;
     private final RenderedJsonCache renderedJson;
     private final Supplier<long[]> logStartOffsets;
@@ -146,6 +148,7 @@ public final class WatchHandler {
     public WatchHandler(AppConfig config, ResourceView view, RenderedJsonCache renderedJson,
                         Supplier<long[]> logStartOffsets, MeterRegistry registry) {
         this.config = config;
+        this.pageBytes = config.getLong(ServerConfig.LIST_MAX_BYTES);
         this.view = view;
         this.renderedJson = renderedJson;
         this.logStartOffsets = logStartOffsets;
@@ -269,14 +272,14 @@ public final class WatchHandler {
      */
     private ResourceView.WatchStart start(WatchCursor from, Predicate<StoredResource> filter) throws InterruptedException {
         if (from == null) {
-            return view.startWatch(null, filter, null, true, config.getLong(ServerConfig.LIST_MAX_BYTES));
+            return view.startWatch(null, filter, null, true, pageBytes);
         }
         long[] offsets = from.position().offsets();
         if (from.afterKey() != null) {
             view.awaitPosition(offsets, AHEAD_WAIT);
         }
         ResourceView.WatchStart start = view.startWatch(offsets, filter, from.afterKey(), from.afterKey() != null,
-            config.getLong(ServerConfig.LIST_MAX_BYTES));
+            pageBytes);
         if (start.replayProblem() != null) {
             throw ApiError.gone(start.replayProblem() + RELIST);
         }
@@ -476,8 +479,7 @@ public final class WatchHandler {
                 // The current objects come a list.max.bytes page at a time, each resumed as a cursor with a key would
                 // be: the ring's changes since the last page to the keys already sent, then the next page.
                 from = new WatchCursor(position, start.nextKey());
-                start = view.startWatch(position.offsets(), filter, from.afterKey(), true,
-                    config.getLong(ServerConfig.LIST_MAX_BYTES));
+                start = view.startWatch(position.offsets(), filter, from.afterKey(), true, pageBytes);
                 if (start.replayProblem() != null) {
                     error(410, "Gone", "the changes during the initial events were evicted; list again");
                     return false;

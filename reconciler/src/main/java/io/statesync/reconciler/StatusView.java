@@ -29,7 +29,14 @@ public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, 
     }
 
     public Optional<ConditionView> condition(String type) {
-        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+        // A loop, not a stream: every reconcile looks up several conditions, and a stream pipeline per lookup costs
+        // more than the few conditions it searches.
+        for (ConditionView c : conditions) {
+            if (c.type().equals(type)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     public boolean sameExceptHeartbeat(StatusView other) {

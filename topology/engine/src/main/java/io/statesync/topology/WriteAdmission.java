@@ -30,7 +30,7 @@ import io.statesync.schemas.Values;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AvroMapping;
 import io.statesync.gc.OwnerReferences;
-import io.statesync.topology.internal.EncodedSize;
+import io.statesync.serde.EncodedSize;
 import io.statesync.topology.internal.JsonPatches;
 
 /**

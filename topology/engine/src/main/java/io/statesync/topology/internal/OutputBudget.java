@@ -10,6 +10,7 @@ import io.statesync.avro.EventType;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Value;
 import io.statesync.config.AppConfig;
+import io.statesync.serde.EncodedSize;
 import io.statesync.topology.OutputLimits;
 import io.statesync.topology.WriteAdmission;
 

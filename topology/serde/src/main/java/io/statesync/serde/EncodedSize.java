@@ -1,23 +1,33 @@
-package io.statesync.topology.internal;
+package io.statesync.serde;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
+import io.statesync.serde.internal.ClassResolvedUnionData;
+import io.statesync.serde.internal.ValueAwareDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The size a record has on a topic, measured by encoding it into a counter that stops at a limit, so measuring a
- * record that is too large allocates nothing and costs no more than the limit.
+ * record that is too large allocates nothing and costs no more than the limit. It encodes with the serializer's own
+ * writer, made once per class, since admission measures every write and Avro's generic writer costs several times as much.
  */
 public final class EncodedSize {
 
+    private static final ClassValue<DatumWriter<SpecificRecord>> WRITERS = new ClassValue<>() {
+        @Override
+        protected DatumWriter<SpecificRecord> computeValue(Class<?> type) {
+            return new ValueAwareDatumWriter<>(SpecificData.get().getSchema(type), ClassResolvedUnionData.forClass(type));
+        }
+    };
+
     /** The Confluent wire format's prefix before the Avro bytes: the magic byte and the schema id. */
-    public static final int WIRE_PREFIX = 5;
+    public static final int WIRE_PREFIX = WireFormat.HEADER_SIZE;
 
     private EncodedSize() {
     }
@@ -25,9 +35,7 @@ public final class EncodedSize {
     /** The record's bytes on a topic (prefix included), or {@code limit + 1} as soon as it passes {@code limit}. */
     public static long of(SpecificRecord record, long limit) {
         Counter counter = new Counter(limit - WIRE_PREFIX);
-        @SuppressWarnings("unchecked")
-        SpecificDatumWriter<SpecificRecord> writer = new SpecificDatumWriter<>(record.getSchema(),
-            SpecificData.getForClass(record.getClass()));
+        DatumWriter<SpecificRecord> writer = WRITERS.get(record.getClass());
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(counter, null);
         try {
             writer.write(record, encoder);

@@ -59,6 +59,11 @@ public final class AvroMapping {
     }
 
     public static ObservedView observedView(ObservedState o) {
+        return observedView(o, null, null);
+    }
+
+    /** {@link #observedView(ObservedState)}, reusing {@code sharedTree} when the observation is {@code shared}'s instance. */
+    public static ObservedView observedView(ObservedState o, Value shared, Object sharedTree) {
         if (o == null) {
             return ObservedView.unknown();
         }
@@ -66,7 +71,8 @@ public final class AvroMapping {
             // Keep the ack: an agent that reports "gone" after a DELETE (or a failed CREATE) has answered that command.
             ? new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
                 o.getAckCommandId())
-            : ObservedView.present(frozenTree(o.getState()), o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
+            : ObservedView.present(o.getState() == shared && sharedTree != null ? sharedTree : frozenTree(o.getState()),
+                o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
         ApplyError e = o.getError();
         return e == null ? view
             : view.withError(new ApplyFailure(e.getMessage(), e.getTerminal(), e.getCommandId(), e.getGeneration()));

@@ -82,7 +82,9 @@ final class ReconcileStep {
                  ReconcileEngine.Output out) {
         long t0 = System.nanoTime();
         stores.reconciled(key);
-        ObservedView observed = AvroMapping.observedView(st.getObserved());
+        Value spec = st.getResource() == null ? null : st.getResource().getSpec();
+        Object specTree = AvroMapping.frozenTree(spec);
+        ObservedView observed = AvroMapping.observedView(st.getObserved(), spec, specTree);
         if (st.getResource() == null && !ensureOrphanPlaceholder(key, st, policy, observed, now)) {
             finish(key, st, null, policy, now.toEpochMilli());
             return null;
@@ -90,7 +92,7 @@ final class ReconcileStep {
         Resource res = st.getResource();
         Counted countedBefore = Counted.of(res);
         String kind = res.getMetadata().getKind();
-        PlanInput in = planInput(key, st, res, policy, observed, now);
+        PlanInput in = planInput(key, st, res, policy, observed, res.getSpec() == spec ? specTree : null, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = paced(kind, planner.plan(in, merge), now);
         Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
@@ -213,14 +215,21 @@ final class ReconcileStep {
         }
     }
 
+    /**
+     * The planner's input. Once converged, the spec, the last-applied spec and the observation are one shared
+     * instance (see {@link ReconcileStateSerde}), so the spec's frozen tree, made once per reconcile, serves each of
+     * them that is that instance; the trees are immutable.
+     */
     private static PlanInput planInput(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
-                                       ObservedView observed, Instant now) {
+                                       ObservedView observed, Object specTree, Instant now) {
         ObjectMeta m = res.getMetadata();
         boolean orphan = isOrphanPlaceholder(res);
+        Object desired = orphan ? null : specTree != null ? specTree : AvroMapping.frozenTree(res.getSpec());
+        Value applied = st.getLastApplied();
         return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
-            .desiredSpec(orphan ? null : AvroMapping.frozenTree(res.getSpec()))
+            .desiredSpec(desired)
             .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
-            .lastApplied(AvroMapping.frozenTree(st.getLastApplied()))
+            .lastApplied(applied == res.getSpec() && desired != null ? desired : AvroMapping.frozenTree(applied))
             .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
                 st.getLastPlannedAttempt()))
             .now(now).policy(policy).build();

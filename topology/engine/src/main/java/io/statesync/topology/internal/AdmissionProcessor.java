@@ -26,7 +26,6 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private ReconcileEngine engine;
     private ForwardingOutput output;
     /** The task reconciler's output, with the dependents index kept from what it publishes: what the engine writes to. */
-    private ReconcileEngine.Output out;
 
     /** {@code commits} is shared by every admission processor of the instance. */
     public AdmissionProcessor(TopologyContext ctx, AdmissionCommits commits) {
@@ -40,7 +39,6 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.output();
         // One processor per task counts the task's resources: the admission, which also owns the task's timer.
         engine.recountResources();
         if (commits.enabled()) {
@@ -51,11 +49,11 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
             });
         }
         Duration interval = Duration.ofMillis(ctx.config().getLong(AppConfig.RESYNC_INTERVAL_MS));
-        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now, out));
+        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, now -> engine.onTimer(now));
         if (ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED)) {
             // Both processors' pending keys live in the task's state store, so this one batch serves the whole task.
             Duration batch = Duration.ofMillis(ctx.config().getLong(AppConfig.RECONCILE_BATCH_INTERVAL_MS));
-            context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now, out));
+            context.schedule(batch, PunctuationType.WALL_CLOCK_TIME, now -> engine.reconcilePending(now));
         }
     }
 
@@ -78,7 +76,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         if (result instanceof InputDecoder.Bad<DesiredState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("desired");
-            engine.rejectInvalid(bad.key(), requestId, answerId, bad.reason() + ": " + bad.message(), now, out);
+            engine.rejectInvalid(bad.key(), requestId, answerId, bad.reason() + ": " + bad.message(), now);
             requestCommitIfAsked(record);
             return;
         }
@@ -88,7 +86,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         Propagation propagation = Propagation.parse(StatesyncHeaders.lastString(record.headers(),
             StatesyncHeaders.PROPAGATION_POLICY)).orElse(Propagation.Background);
         WriteAdmission.Refused tooLarge = engine.admit(new ReconcileEngine.Write(ok.key(), ok.resourceKey(), ok.value(),
-            requestId, answerId, deleteExpected, record.timestamp(), propagation), now, out);
+            requestId, answerId, deleteExpected, record.timestamp(), propagation), now);
         if (tooLarge != null) {
             output.deadLetter(record, new InputDecoder.Bad<>(ok.key(), tooLarge.reason(), null, tooLarge.message()));
             ctx.metrics().dlq("desired");

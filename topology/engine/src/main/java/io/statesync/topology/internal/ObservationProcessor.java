@@ -13,7 +13,6 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
     private InputDecoder<ObservedState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
-    private ReconcileEngine.Output out;
 
     public ObservationProcessor(TopologyContext ctx) {
         this.ctx = ctx;
@@ -25,7 +24,6 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
         this.decoder = ctx.observedDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        this.out = engine.output();
     }
 
     @Override
@@ -45,6 +43,6 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
             return;
         }
         InputDecoder.Ok<ObservedState> ok = (InputDecoder.Ok<ObservedState>) result;
-        engine.observe(ok.key(), ok.resourceKey(), ok.value(), record.timestamp(), context.currentSystemTimeMs(), out);
+        engine.observe(ok.key(), ok.resourceKey(), ok.value(), record.timestamp(), context.currentSystemTimeMs());
     }
 }

@@ -80,6 +80,8 @@ final class ReconcileEngine implements CollectedTask {
     private final DependentsIndex ownership;
     private final WriteAdmission.Limits limits;
     private final OutputBudget outputs;
+    /** The task's one output, the reconciler's: every admission, observation and timer answers through it. */
+    private final Output out;
     private String resyncCursor;
 
     ReconcileEngine(TopologyContext ctx, TaskReconciler reconciler) {
@@ -95,6 +97,7 @@ final class ReconcileEngine implements CollectedTask {
         this.coalesce = ctx.config().getBoolean(AppConfig.RECONCILE_COALESCE_ENABLED);
         this.limits = WriteAdmission.Limits.of(ctx.config());
         this.outputs = new OutputBudget(ctx.config());
+        this.out = reconciler.output();
     }
 
     /** The engine of {@code pc}'s task, over the task's one reconciler; the processor releases it when it closes. */
@@ -105,11 +108,6 @@ final class ReconcileEngine implements CollectedTask {
     /** The processor of {@code pc} closed: the task's reconciler goes with the last of them. */
     static void release(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
         ctx.reconcilers().release(pc);
-    }
-
-    /** Where the task's outputs go, with the dependents index kept. */
-    Output output() {
-        return reconciler.output();
     }
 
     @Override
@@ -151,7 +149,7 @@ final class ReconcileEngine implements CollectedTask {
 
     @Override
     public void delete(String key, Propagation propagation, long eventTime, long now) {
-        admit(new Write(key, ResourceKey.parse(key), null, null, null, null, eventTime, propagation), now, output());
+        admit(new Write(key, ResourceKey.parse(key), null, null, null, null, eventTime, propagation), now);
     }
 
     /**
@@ -178,16 +176,16 @@ final class ReconcileEngine implements CollectedTask {
      * Admits or refuses one write. Returns the refusal when the write's outputs could pass the largest record the
      * topics take, so the caller sends its input to the DLQ; null otherwise.
      */
-    WriteAdmission.Refused admit(Write w, long now, Output out) {
+    WriteAdmission.Refused admit(Write w, long now) {
         ReconcileState st = stores.get(w.key());
         Resource current = st == null ? null : st.getResource();
         boolean exists = current != null && !ReconcileStep.isOrphanPlaceholder(current);
         if (w.desired() == null) {
             WriteAdmission.Refused refused = WriteAdmission.decideDelete(exists ? current : null, w.key(), w.deleteExpectedVersion());
             if (refused != null) {
-                refuse(w, refused, exists ? current : null, now, out);
+                refuse(w, refused, exists ? current : null, now);
             } else {
-                admitDelete(w, st, current, now, out);
+                admitDelete(w, st, current, now);
             }
             return null;
         }
@@ -196,27 +194,27 @@ final class ReconcileEngine implements CollectedTask {
             policy = policies.forAdmission(w.resourceKey().kind());
         } catch (PolicyCatalog.PolicyUnavailableException e) {
             refuse(w, new WriteAdmission.Refused(EventType.Invalid, WriteAdmission.POLICY_UNAVAILABLE, e.getMessage()),
-                exists ? current : null, now, out);
+                exists ? current : null, now);
             return null;
         }
         WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits);
         if (d instanceof WriteAdmission.Accepted accepted) {
             WriteAdmission.Refused tooLarge = outputs.check(accepted.effective(), st == null ? null : st.getObserved());
             if (tooLarge != null) {
-                refuse(w, tooLarge, exists ? current : null, now, out);
+                refuse(w, tooLarge, exists ? current : null, now);
                 return tooLarge;
             }
         }
         if (d instanceof WriteAdmission.Refused refused) {
-            refuse(w, refused, exists ? current : null, now, out);
+            refuse(w, refused, exists ? current : null, now);
         } else {
             admitWrite(w, (WriteAdmission.Accepted) d, st == null ? ReconcileState.newBuilder().build() : st,
-                exists ? current : null, now, out);
+                exists ? current : null, now);
         }
         return null;
     }
 
-    private void refuse(Write w, WriteAdmission.Refused refused, Resource current, long now, Output out) {
+    private void refuse(Write w, WriteAdmission.Refused refused, Resource current, long now) {
         if (refused.type() == EventType.Conflict) {
             ctx.metrics().conflict(w.resourceKey().kind(), WriteAdmission.ALREADY_EXISTS.equals(refused.reason())
                 ? "AlreadyExists" : "ResourceVersion");
@@ -237,11 +235,10 @@ final class ReconcileEngine implements CollectedTask {
         }
     }
 
-    private void admitWrite(Write w, WriteAdmission.Accepted accepted, ReconcileState st, Resource current, long now,
-                            Output out) {
+    private void admitWrite(Write w, WriteAdmission.Accepted accepted, ReconcileState st, Resource current, long now) {
         AdmissionOutcome outcome = accepted.outcome();
         if (outcome instanceof AdmissionOutcome.NoOp) {
-            replyNoOp(w, current, now, out);
+            replyNoOp(w, current, now);
             return;
         }
         if (st.getUnpublishedResourceVersion() != null) {
@@ -287,9 +284,9 @@ final class ReconcileEngine implements CollectedTask {
         return admitted;
     }
 
-    private void admitDelete(Write w, ReconcileState st, Resource current, long now, Output out) {
+    private void admitDelete(Write w, ReconcileState st, Resource current, long now) {
         if (current.getMetadata().getDeletionTimestamp() != null) {
-            replyNoOp(w, current, now, out);
+            replyNoOp(w, current, now);
             return;
         }
         current.getMetadata().setDeletionTimestamp(Instant.ofEpochMilli(now));
@@ -302,7 +299,7 @@ final class ReconcileEngine implements CollectedTask {
             "deletion requested", w, current, version, now), w.answerId(), now);
     }
 
-    private void replyNoOp(Write w, Resource current, long now, Output out) {
+    private void replyNoOp(Write w, Resource current, long now) {
         ctx.metrics().admission("noop");
         if (w.awaited()) {
             out.answer(w.key(), events.admission(EventType.Accepted, "NoOp", "identical to the stored resource", w,
@@ -310,7 +307,7 @@ final class ReconcileEngine implements CollectedTask {
         }
     }
 
-    void rejectInvalid(String key, String requestId, String answerId, String message, long now, Output out) {
+    void rejectInvalid(String key, String requestId, String answerId, String message, long now) {
         ctx.metrics().admission("invalid");
         if (requestId != null || answerId != null) {
             ResourceKey rk = key == null ? null : ResourceKey.tryParse(key).orElse(null);
@@ -319,7 +316,7 @@ final class ReconcileEngine implements CollectedTask {
         }
     }
 
-    void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now, Output out) {
+    void observe(String key, ResourceKey rk, ObservedState report, long eventTime, long now) {
         ReconcileState st = stores.get(key);
         ObservedState obs = report != null ? report : ObservedState.newBuilder().setKind(rk.kind())
             .setNamespace(rk.namespace()).setName(rk.name()).setState(null)
@@ -347,12 +344,12 @@ final class ReconcileEngine implements CollectedTask {
     }
 
     /** The coalesced batch: one reconcile per key that had events since the last batch. */
-    void reconcilePending(long now, Output out) {
+    void reconcilePending(long now) {
         ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_BATCH, stores.pendingCount());
-        drainPending(now, out);
+        drainPending(now);
     }
 
-    private void drainPending(long now, Output out) {
+    private void drainPending(long now) {
         TaskReconciler.Cause batch = TaskReconciler.Cause.of(TaskReconciler.Why.BATCH, now);
         for (String key : stores.drainPending()) {
             reconciler.reconcile(key, batch);
@@ -413,9 +410,9 @@ final class ReconcileEngine implements CollectedTask {
     }
 
     /** The wall-clock timer: due deadlines and backoffs first, then a bounded slice of the resync sweep. */
-    void onTimer(long now, Output out) {
+    void onTimer(long now) {
         // Not measured as the batch's depth: the batch's own punctuation does that, and this drain finds what is left.
-        drainPending(now, out);
+        drainPending(now);
         // Measured before the walk: what is due now, whether or not this run's budget reaches all of it.
         ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_TIMER, stores.dueCount(now, QUEUE_DEPTH_CAP));
         int writes = 0;

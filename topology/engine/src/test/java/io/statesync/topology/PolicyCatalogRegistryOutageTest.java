@@ -116,6 +116,15 @@ class PolicyCatalogRegistryOutageTest {
         assertThat(catalog.forKind("WebApp")).isSameAs(policy);
     }
 
+    @Test
+    void shouldKeepReconcilingAKindWhoseStoredBytesAreNotAPolicyWhileRefusingItsWrites() {
+        kinds.put("Broken", new byte[] {1, 2, 3});
+
+        assertUnavailable("Broken");
+        assertThat(catalog.forKind("Broken")).as("bytes that will never decode do not stop the kind's reconciles")
+            .isEqualTo(ReconcilePolicy.defaults());
+    }
+
     private void assertUnavailable(String kind) {
         assertThatThrownBy(() -> catalog.forAdmission(kind)).as("never the defaults in place of the stored policy")
             .isInstanceOf(PolicyCatalog.PolicyUnavailableException.class)

@@ -14,6 +14,7 @@ import io.statesync.reconciler.InvalidRuleException;
 import io.statesync.reconciler.OrphanPolicy;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.ValidationRule;
+import io.statesync.serde.SerdeException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
@@ -27,8 +28,11 @@ import org.slf4j.LoggerFactory;
  * <p>Bytes that do not decode (the registry is out, or the record is not a policy) are never cached as a policy: the
  * kind's policy is unknown until they decode, which is tried again at most once per {@link #RETRY_INTERVAL_MS} so
  * that an unreachable registry does not hold every event of the kind. While it is unknown, {@link #forAdmission}
- * refuses (a write must not be admitted without the kind's validation rules) and {@link #forKind} answers the last
- * policy this catalog decoded for the kind, or the defaults, for reconciles that cannot wait.
+ * refuses (a write must not be admitted without the kind's validation rules). {@link #forKind} throws the registry's
+ * failure when the registry could not be reached, so that the task retries the reconcile once it answers, as it does
+ * for any record that needs the registry; only for bytes that will never decode (the record is not a policy) does it
+ * answer the last policy this catalog decoded for the kind, or the defaults, so that one bad record cannot stop the
+ * kind's reconciles.
  */
 public final class PolicyCatalog {
 
@@ -47,7 +51,8 @@ public final class PolicyCatalog {
     private record Cached(byte[] bytes, ReconcilePolicy policy) {
     }
 
-    private record Failed(byte[] bytes, long retryAt, String reason) {
+    /** {@code outage} is the registry's failure when it could not be reached, null when the bytes are at fault. */
+    private record Failed(byte[] bytes, long retryAt, String reason, SerdeException outage) {
     }
 
     private final ReadOnlyKeyValueStore<String, byte[]> store;
@@ -63,13 +68,19 @@ public final class PolicyCatalog {
     }
 
     /**
-     * The kind's policy for a reconcile: while its stored bytes do not decode, the last policy decoded for the kind,
-     * or the defaults (neither is cached in place of the stored bytes).
+     * The kind's policy for a reconcile. While the registry cannot be reached, its failure is thrown (a
+     * {@link SerdeException} that is not bad data, which the processing handler retries): a reconcile under another
+     * policy than the stored one would correct with the wrong rules. While the stored bytes are not a policy, the last
+     * policy decoded for the kind, or the defaults (neither is cached in place of the stored bytes).
      */
     public ReconcilePolicy forKind(String kind) {
         try {
             return forAdmission(kind);
         } catch (PolicyUnavailableException e) {
+            Failed f = failed.get(kind);
+            if (f != null && f.outage() != null) {
+                throw f.outage();
+            }
             Cached last = cache.get(kind);
             return last == null ? ReconcilePolicy.defaults() : last.policy;
         }
@@ -101,9 +112,18 @@ public final class PolicyCatalog {
             if (f == null || !Arrays.equals(f.bytes, bytes)) {
                 LOG.warn("Kind policy for {} does not decode; writes of the kind are refused until it does: {}", kind, e.toString());
             }
-            failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage()));
+            failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage(), outage(e)));
             throw unavailable(kind, e.getMessage());
         }
+    }
+
+    private static SerdeException outage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SerdeException se && !se.isBadData()) {
+                return se;
+            }
+        }
+        return null;
     }
 
     private static PolicyUnavailableException unavailable(String kind, String reason) {

@@ -3,7 +3,11 @@ package io.statesync.topology;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+
+import org.apache.kafka.streams.errors.StreamsException;
 
 /**
  * The failures of this instance's stream tasks in a recent window, for {@code /readyz}: a task that keeps failing
@@ -21,7 +25,21 @@ public final class TaskFailures {
     public static final Duration WINDOW = Duration.ofMinutes(5);
     static final int KEPT = 64;
 
-    private record Failure(long at, String where, String error) {
+    /** One failure; {@code task} and {@code cause} are kept for a handler's record until its thread's death is matched. */
+    private static final class Failure {
+        final long at;
+        final String where;
+        final String error;
+        String task;
+        Throwable cause;
+
+        Failure(long at, String where, Throwable error, String task) {
+            this.at = at;
+            this.where = where;
+            this.error = error.getClass().getName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
+            this.task = task;
+            this.cause = task == null ? null : error;
+        }
     }
 
     private final Clock clock;
@@ -34,33 +52,91 @@ public final class TaskFailures {
         this.clock = clock;
     }
 
-    /** A failure of a task or stream thread: {@code where} names it (a thread, a task and offset), {@code error} why. */
-    public synchronized void failed(String where, Throwable error) {
-        long at = clock.millis();
-        if (lastAt < 0 || at - lastAt > WINDOW.toMillis()) {
-            streakStart = at;
+    /**
+     * An exception handler failed task {@code taskId} ({@code where} names it with its input and offset). Kafka Streams
+     * then ends the task's stream thread with the same failure, which {@link #threadDied} matches to this record.
+     */
+    public synchronized void taskFailed(String taskId, String where, Throwable error) {
+        add(new Failure(clock.millis(), where, error, taskId));
+    }
+
+    /**
+     * A stream thread died of {@code error}. One failure is counted once: a death that ends a failure an exception
+     * handler recorded (its exception is in the chain, or the death names the same task) is that failure, already
+     * counted, and each handler's record stands for one death at most. Any other death counts.
+     */
+    public synchronized void threadDied(String thread, Throwable error) {
+        String task = failedTask(error);
+        Failure handled = unmatchedHandlerFailure(task, error);
+        if (handled != null) {
+            handled.task = null;
+            handled.cause = null;
+            return;
         }
-        lastAt = at;
-        recent.addLast(new Failure(at, where, error.getClass().getName()
-            + (error.getMessage() == null ? "" : ": " + error.getMessage())));
+        add(new Failure(clock.millis(), "stream thread " + thread + (task == null ? "" : ", task " + task), error, null));
+    }
+
+    private void add(Failure failure) {
+        if (lastAt < 0 || failure.at - lastAt > WINDOW.toMillis()) {
+            streakStart = failure.at;
+        }
+        lastAt = failure.at;
+        recent.addLast(failure);
         while (recent.size() > KEPT) {
             recent.removeFirst();
         }
     }
 
+    /** The newest handler's record, within the window, that this death ends: its exception first, else its task. */
+    private Failure unmatchedHandlerFailure(String task, Throwable error) {
+        long since = clock.millis() - WINDOW.toMillis();
+        Failure sameTask = null;
+        for (var it = recent.descendingIterator(); it.hasNext(); ) {
+            Failure f = it.next();
+            if (f.at < since) {
+                break;
+            }
+            if (f.cause != null && inChain(error, f.cause)) {
+                return f;
+            }
+            if (sameTask == null && f.task != null && f.task.equals(task)) {
+                sameTask = f;
+            }
+        }
+        return sameTask;
+    }
+
+    private static boolean inChain(Throwable error, Throwable wanted) {
+        return chain(error).stream().anyMatch(t -> t == wanted);
+    }
+
+    /** The task Kafka Streams charged a thread's death to, or null. */
+    private static String failedTask(Throwable error) {
+        return chain(error).stream().filter(t -> t instanceof StreamsException se && se.taskId().isPresent())
+            .map(t -> ((StreamsException) t).taskId().get().toString()).findFirst().orElse(null);
+    }
+
+    private static List<Throwable> chain(Throwable error) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = error; t != null && chain.size() < 32 && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        return chain;
+    }
+
     /** Why the instance is not ready (failures repeated within the window, the newest named), or null. */
     public synchronized String problem() {
         long since = clock.millis() - WINDOW.toMillis();
-        while (!recent.isEmpty() && recent.peekFirst().at() < since) {
+        while (!recent.isEmpty() && recent.peekFirst().at < since) {
             recent.removeFirst();
         }
         if (recent.size() < REPEATS) {
             return null;
         }
         Failure last = recent.peekLast();
-        String error = last.error().length() > 300 ? last.error().substring(0, 300) + "..." : last.error();
+        String error = last.error.length() > 300 ? last.error.substring(0, 300) + "..." : last.error;
         return "stream tasks failed " + recent.size() + " times in the last " + WINDOW.toMinutes() + " minutes; the newest, "
-            + last.where() + ": " + error;
+            + last.where + ": " + error;
     }
 
     /**

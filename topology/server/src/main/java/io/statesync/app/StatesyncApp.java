@@ -150,22 +150,12 @@ public final class StatesyncApp implements AutoCloseable {
         KafkaStreams created = new KafkaStreams(topology, streamsProperties(advertisedServer));
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Stream thread died; replacing it", e);
-            taskFailures.failed("stream thread " + Thread.currentThread().getName() + failedTask(e), e);
+            taskFailures.threadDied(Thread.currentThread().getName(), e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streamsMetrics = new KafkaStreamsMetrics(created);
         streamsMetrics.bindTo(registry);
         return created;
-    }
-
-    /** ", task N_M" for a failure Kafka Streams charged to a task, so that /readyz names it; otherwise empty. */
-    private static String failedTask(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.apache.kafka.streams.errors.StreamsException se && se.taskId().isPresent()) {
-                return ", task " + se.taskId().get();
-            }
-        }
-        return "";
     }
 
     /** The topology's properties plus what only the instance knows: its address, its identity, its memory budget, restores, rejoins, retries. */

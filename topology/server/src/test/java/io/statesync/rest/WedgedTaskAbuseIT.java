@@ -61,7 +61,7 @@ class WedgedTaskAbuseIT {
             long start = System.nanoTime();
             CompletableFuture<HttpResponse<String>> write = CompletableFuture.supplyAsync(
                 () -> app.put("/api/v1/resources/Probe/default/" + name, Map.of("spec", largeSpec())));
-            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                 HttpResponse<String> ready = app.get("/readyz");
                 assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
                 assertThat(ready.body()).contains("stream tasks failed").contains("task ").contains("_1");

@@ -46,7 +46,7 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
             // than dead-lettering every record while the registry is down.
             LOG.warn("Schema registry unavailable while processing {}-{}@{}; retrying from the last commit: {}",
                 ctx.topic(), ctx.partition(), ctx.offset(), exception.toString());
-            failures.failed("task " + ctx.taskId() + " at " + ctx.topic() + "-" + ctx.partition() + "@" + ctx.offset(), exception);
+            failures.taskFailed(String.valueOf(ctx.taskId()), "task " + ctx.taskId() + " at " + ctx.topic() + "-" + ctx.partition() + "@" + ctx.offset(), exception);
             return Response.fail();
         }
         LOG.error("Processing failed for a record from {}-{}@{} (node {}); sent to {}",

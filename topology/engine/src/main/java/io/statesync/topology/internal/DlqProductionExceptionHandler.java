@@ -61,7 +61,7 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
             + "retries, and the input is quarantined after {} such failures: {}", outputTopic, where,
             settings.inputs().maxAttempts(), exception.toString());
         settings.inputs().failed(String.valueOf(ctx.taskId()), ctx.topic(), ctx.partition(), ctx.offset(), exception);
-        settings.failures().failed(where, exception);
+        settings.failures().taskFailed(String.valueOf(ctx.taskId()), where, exception);
         return Response.fail();
     }
 

@@ -106,8 +106,8 @@ class QuarantiningProcessorTest {
         assertThat(inputs.quarantine("x.desired", 2, 41L)).isNotNull();
         assertThat(inputs.quarantine("x.desired", 2, 40L)).isNull();
         assertThat(inputs.commitEach("0_2", "x.desired", 2, 40L)).isTrue();
-        failures.failed("another", new RuntimeException("x"));
-        failures.failed("task 0_2 at x.desired-2@41", new RuntimeException("again"));
+        failures.threadDied("another", new RuntimeException("x"));
+        failures.taskFailed("0_2", "task 0_2 at x.desired-2@41", new RuntimeException("again"));
         assertThat(failures.problem()).contains("failed 4 times").contains("task 0_2 at x.desired-2@41");
     }
 }

@@ -25,6 +25,8 @@ import io.statesync.topology.ResourceKey;
 import io.statesync.view.EventHistory;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * What a {@link RestExtension} may use of one instance: its resource store (writes and dry runs), thin facades over the
@@ -41,12 +43,12 @@ public final class RestContext {
     private final WatchHandler watches;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<Map<String, KindPolicy>> kindPolicies;
-    private final Supplier<long[]> committedEnd;
+    private final Supplier<WatchPosition> committedEnd;
 
     /** Built by the server; the arguments are its own parts. */
     RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, ResourceStore store,
                 WatchHandler watches, Function<String, ReconcilePolicy> policies,
-                Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<long[]> committedEnd) {
+                Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<WatchPosition> committedEnd) {
         this.config = config;
         this.auth = auth;
         this.view = view;

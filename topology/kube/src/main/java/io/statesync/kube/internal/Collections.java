@@ -13,12 +13,12 @@ import io.javalin.http.Context;
 
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
 import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * The verbs on a collection, in one namespace or across all: list (with label and field selectors, {@code limit} and
@@ -60,7 +60,7 @@ public final class Collections {
     }
 
     /** One page of a list, with the position its tokens carry (the first page's on every page) and the next token. */
-    record ListPage(List<StoredResource> items, long[] position, String continueToken) {
+    record ListPage(List<StoredResource> items, WatchPosition position, String continueToken) {
     }
 
     private ListPage page(Context ctx, Predicate<StoredResource> filter) throws InterruptedException {
@@ -81,8 +81,8 @@ public final class Collections {
             throw ApiError.badRequest("the list is larger than list.max.bytes=" + maxBytes + " bytes; list in pages:"
                 + " send limit (e.g. limit=500) and follow metadata.continue, as kubectl --chunk-size and informers do");
         }
-        long[] position = from == null ? page.position() : from.position().offsets();
-        String next = page.nextKey() == null ? null : new Continue(page.nextKey(), new WatchPosition(position)).encode();
+        WatchPosition position = from == null ? page.position() : from.position();
+        String next = page.nextKey() == null ? null : new Continue(page.nextKey(), position).encode();
         return new ListPage(page.items(), position, next);
     }
 
@@ -92,7 +92,7 @@ public final class Collections {
      */
     private static void requireServable(ResourceView view, String rv, String match) {
         WatchCursor asked = Versions.cursor(rv);
-        WatchPosition now = new WatchPosition(view.position());
+        WatchPosition now = view.position();
         if ("Exact".equals(match) && !now.equals(asked.position())) {
             throw ApiError.gone("resourceVersionMatch=Exact is served for the current resourceVersion only; list without it");
         }

@@ -22,6 +22,7 @@ import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /**
  * The verbs on the group's objects: get, create, update, patch, delete and the read-only {@code status}
@@ -59,7 +60,7 @@ public final class ResourceHandlers {
         ResourceView view = context.caughtUpView();
         // The position first: the object read after it is as new or newer, so a watch from the token may repeat a
         // change but never miss one.
-        long[] position = view.position();
+        WatchPosition position = view.position();
         StoredResource r = view.get(key.toString());
         if (r == null) {
             throw notFound(kind, key.name());
@@ -146,7 +147,7 @@ public final class ResourceHandlers {
 
     /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
     private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
-        long[] position = context.view().position();
+        WatchPosition position = context.view().position();
         boolean dryRun = dryRun(ctx);
         String requestId = requestId(ctx);
         WriteResult w;

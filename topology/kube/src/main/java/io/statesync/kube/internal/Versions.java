@@ -1,8 +1,8 @@
 package io.statesync.kube.internal;
 
 import io.statesync.rest.ApiError;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * The resourceVersion strings of the Kubernetes API. Every object's resourceVersion is a watch cursor (a position in
@@ -16,13 +16,13 @@ public final class Versions {
     }
 
     /** The resourceVersion of an object delivered at {@code position} (after {@code afterKey}, or every key when null). */
-    public static String token(long[] position, String afterKey, String objectVersion) {
-        return new WatchCursor(new WatchPosition(position), afterKey).encodeWithVersion(objectVersion);
+    public static String token(WatchPosition position, String afterKey, String objectVersion) {
+        return new WatchCursor(position, afterKey).encodeWithVersion(objectVersion);
     }
 
     /** A list's or bookmark's resourceVersion: a plain position. */
-    public static String position(long[] position) {
-        return new WatchPosition(position).encode();
+    public static String position(WatchPosition position) {
+        return position.encode();
     }
 
     /**

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.statesync.rest.ApiError;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 import org.junit.jupiter.api.Test;
 
 class VersionsTest {
 
     @Test
     void shouldResumeFromAnObjectsTokenAtItsPositionAndKey() {
-        String token = Versions.token(new long[] {3, 7}, "WebApp/default/b", "42");
+        String token = Versions.token(new WatchPosition(new long[] {3, 7}), "WebApp/default/b", "42");
 
         WatchCursor cursor = Versions.cursor(token);
 
@@ -22,7 +22,7 @@ class VersionsTest {
 
     @Test
     void shouldSendTheObjectsOwnVersionAsThePrecondition() {
-        assertThat(Versions.precondition(Versions.token(new long[] {3, 7}, null, "42"))).isEqualTo("42");
+        assertThat(Versions.precondition(Versions.token(new WatchPosition(new long[] {3, 7}), null, "42"))).isEqualTo("42");
         assertThat(Versions.precondition("17")).isEqualTo("17");
         assertThat(Versions.precondition("")).isNull();
         assertThat(Versions.precondition(null)).isNull();
@@ -30,7 +30,7 @@ class VersionsTest {
 
     @Test
     void shouldRefuseAListPositionAsAPreconditionWithConflict() {
-        String listPosition = Versions.position(new long[] {3, 7});
+        String listPosition = Versions.position(new WatchPosition(new long[] {3, 7}));
 
         assertThatThrownBy(() -> Versions.precondition(listPosition))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(409));

@@ -1,4 +1,4 @@
-package io.statesync.rest;
+package io.statesync.view;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -51,10 +51,10 @@ public final class WatchPosition {
     }
 
     /** Per partition the later of this position and {@code other} (of the same partitions). */
-    public WatchPosition merge(long[] other) {
+    public WatchPosition merge(WatchPosition other) {
         long[] next = offsets.clone();
-        for (int p = 0; p < next.length && p < other.length; p++) {
-            next[p] = Math.max(next[p], other[p]);
+        for (int p = 0; p < next.length && p < other.offsets.length; p++) {
+            next[p] = Math.max(next[p], other.offsets[p]);
         }
         return new WatchPosition(next);
     }

@@ -86,8 +86,8 @@ public final class WatchPosition {
         return new WatchPosition(offsets(n, token));
     }
 
-    /** The JSON object inside a token of any version, which carries {@code v}. */
-    static JsonNode readToken(String token) {
+    /** The JSON object inside a token of any version, which carries {@code v}; refused as {@link #decode} refuses. */
+    public static JsonNode readToken(String token) {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("empty position");
         }
@@ -129,7 +129,8 @@ public final class WatchPosition {
         return n;
     }
 
-    static String base64(ObjectNode json) {
+    /** A token's text: base64url, unpadded, of its JSON. */
+    public static String base64(ObjectNode json) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(json.toString().getBytes(StandardCharsets.UTF_8));
     }
 

@@ -54,7 +54,7 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     /** Submits the delete with its resourceVersion precondition (or dry-runs it). */
     void delete(RestContext context, KindCatalog.Kind kind, ResourceKey key, String requestId) throws InterruptedException {
         try {
-            String expected = Versions.precondition(resourceVersion);
+            String expected = KubeResourceVersion.precondition(resourceVersion);
             if (dryRun) {
                 context.store().dryRunDelete(key, expected);
             } else {

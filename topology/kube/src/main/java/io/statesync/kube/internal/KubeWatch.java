@@ -62,10 +62,10 @@ final class KubeWatch {
         if (KubePaths.flag(initial)) {
             return null;
         }
-        if (KubePaths.explicitlyFalse(initial) && Versions.isAny(rv)) {
+        if (KubePaths.explicitlyFalse(initial) && KubeResourceVersion.isAny(rv)) {
             return new WatchCursor(context.caughtUpView().position(), null);
         }
-        return Versions.cursor(rv);
+        return KubeResourceVersion.cursor(rv);
     }
 
     private static void expired(Context ctx, Format format, ApiError e) throws IOException {
@@ -93,7 +93,7 @@ final class KubeWatch {
 
         @Override
         public byte[] event(String type, StoredResource object, WatchCursor at) {
-            String token = Versions.token(at.position(), at.afterKey(), object.resourceVersion());
+            String token = KubeResourceVersion.token(at.position(), at.afterKey(), object.resourceVersion());
             ObjectNode o = KubeObjects.of(object, token);
             return line(type, table == null ? o : Tables.table(java.util.List.of(o), token, null, table));
         }

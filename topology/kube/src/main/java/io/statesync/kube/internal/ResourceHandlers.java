@@ -65,7 +65,7 @@ public final class ResourceHandlers {
         if (r == null) {
             throw notFound(kind, key.name());
         }
-        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, Versions.token(position, null, r.resourceVersion()))), null, null, true);
+        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, KubeResourceVersion.token(position, null, r.resourceVersion()))), null, null, true);
     }
 
     public void create(Context ctx) throws InterruptedException {
@@ -105,7 +105,7 @@ public final class ResourceHandlers {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ObjectNode body = body(ctx, kind);
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
-        String expected = Versions.precondition(body.path("metadata").path("resourceVersion").asText(null));
+        String expected = KubeResourceVersion.precondition(body.path("metadata").path("resourceVersion").asText(null));
         // A custom resource is not created by an update in Kubernetes (kubectl replace of a missing object fails).
         if (context.caughtUpView().get(key.toString()) == null) {
             throw notFound(kind, key.name());
@@ -120,7 +120,7 @@ public final class ResourceHandlers {
         JsonNode patch = parse(ctx);
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
             && meta.has("resourceVersion")) {
-            String expected = Versions.precondition(meta.path("resourceVersion").asText(null));
+            String expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             if (expected == null) {
                 meta.remove("resourceVersion");
             } else {
@@ -164,7 +164,7 @@ public final class ResourceHandlers {
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
         ctx.status(w.code());
-        ctx.json(KubeObjects.of(object, Versions.token(position, null, version)));
+        ctx.json(KubeObjects.of(object, KubeResourceVersion.token(position, null, version)));
     }
 
     /** The messages kubectl users know for the reasons Kubernetes has. */

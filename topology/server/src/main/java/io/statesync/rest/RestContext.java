@@ -17,6 +17,7 @@ import io.statesync.avro.PatchType;
 import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.rest.internal.Requests;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.PatchRequests;
@@ -138,6 +139,14 @@ public final class RestContext {
     /** A watch's {@code timeoutSeconds} as an epoch-millis deadline; none when absent; 400 when not a number. */
     public static long deadline(String timeoutSeconds) {
         return WatchHandler.deadline(timeoutSeconds);
+    }
+
+    /**
+     * The write's request id, echoed on the answer as {@code X-Request-Id}: the client's, else a new UUID; the same
+     * rule as every write of {@code /api/v1}.
+     */
+    public String requestId(Context ctx) {
+        return Requests.requestId(ctx);
     }
 
     /**

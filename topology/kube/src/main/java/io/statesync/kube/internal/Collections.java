@@ -133,7 +133,7 @@ public final class Collections {
         for (boolean first = true; ; first = false) {
             for (StoredResource r : page.items()) {
                 ResourceKey key = ResourceKey.parse(r.key());
-                options.delete(context, kind, key, ResourceHandlers.requestId(ctx) + "-" + key.name());
+                options.delete(context, kind, key, context.requestId(ctx) + "-" + key.name());
                 if (first) {
                     ResourceHandlers.items(out).add(KubeObjects.of(r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
                 } else {

@@ -20,7 +20,7 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     static DeleteOptions of(Context ctx, JsonNode body) {
         JsonNode pre = body.path("preconditions");
         String policy = body.path("propagationPolicy").asText(ctx.queryParam("propagationPolicy"));
-        boolean dryRun = ResourceHandlers.dryRun(ctx);
+        boolean dryRun = KubeRequests.dryRun(ctx);
         for (JsonNode v : body.path("dryRun")) {
             if (!v.asText().equals("All")) {
                 throw ApiError.badRequest("dryRun: Unsupported value: \"" + v.asText() + "\": supported values: \"All\"");

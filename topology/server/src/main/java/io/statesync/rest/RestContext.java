@@ -17,6 +17,7 @@ import io.statesync.avro.PatchType;
 import io.statesync.avro.Resource;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.ReconcilePolicy;
+import io.statesync.rest.internal.Requests;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.PatchRequests;
@@ -25,6 +26,8 @@ import io.statesync.topology.ResourceKey;
 import io.statesync.view.EventHistory;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * What a {@link RestExtension} may use of one instance: its resource store (writes and dry runs), thin facades over the
@@ -41,12 +44,12 @@ public final class RestContext {
     private final WatchHandler watches;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<Map<String, KindPolicy>> kindPolicies;
-    private final Supplier<long[]> committedEnd;
+    private final Supplier<WatchPosition> committedEnd;
 
     /** Built by the server; the arguments are its own parts. */
     RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, ResourceStore store,
                 WatchHandler watches, Function<String, ReconcilePolicy> policies,
-                Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<long[]> committedEnd) {
+                Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<WatchPosition> committedEnd) {
         this.config = config;
         this.auth = auth;
         this.view = view;
@@ -136,6 +139,14 @@ public final class RestContext {
     /** A watch's {@code timeoutSeconds} as an epoch-millis deadline; none when absent; 400 when not a number. */
     public static long deadline(String timeoutSeconds) {
         return WatchHandler.deadline(timeoutSeconds);
+    }
+
+    /**
+     * The write's request id, echoed on the answer as {@code X-Request-Id}: the client's, else a new UUID; the same
+     * rule as every write of {@code /api/v1}.
+     */
+    public String requestId(Context ctx) {
+        return Requests.requestId(ctx);
     }
 
     /**

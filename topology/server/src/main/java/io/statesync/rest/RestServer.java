@@ -132,7 +132,7 @@ public final class RestServer {
         events = new EventHistory(config, topics, serdes);
         registerViewGauges();
         watch = new WatchHandler(config, view, renderedJson, () -> resourcesTopic.offsets(OffsetSpec.earliest(),
-            view.position().length), registry);
+            view.position().partitions()), registry);
         javalin = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             // Javalin's watcher is a non-daemon thread that sleeps five seconds to tell whether start() was called; this

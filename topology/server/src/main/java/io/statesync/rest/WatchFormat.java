@@ -1,6 +1,8 @@
 package io.statesync.rest;
 
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * How a watch stream writes its events: the server's own API writes Server-Sent Events, the Kubernetes API

@@ -24,12 +24,12 @@
  *   <li><b>Lists and watches</b> are served from each instance's read_committed view of statesync.resources
  *       ({@link io.statesync.view.ResourceView}), because only a reader that applies that log in order can return a
  *       list together with the exact position it reflects.
- *       The position ({@link io.statesync.rest.WatchPosition}) is per-partition offsets, opaque base64url JSON. Every
+ *       The position ({@link io.statesync.view.WatchPosition}) is per-partition offsets, opaque base64url JSON. Every
  *       page of a paginated list carries the first page's position, so a watch from it may repeat a change already seen
  *       on a later page but never misses one. A list first waits (up to 5 s) until the view has read the committed end
  *       of the topic, so it shows writes accepted before it.</li>
  *   <li><b>Watch</b> is Server-Sent Events; each event's {@code id} is a cursor just after it
- *       ({@link io.statesync.rest.WatchCursor}: a position, and during the initial events the last key sent), so
+ *       ({@link io.statesync.view.WatchCursor}: a position, and during the initial events the last key sent), so
  *       resuming from the last id, as {@code resourceVersion} or {@code Last-Event-ID}, gives no gap and no duplicate.
  *       The first BOOKMARK of a watch ends its initial events ({@code k8s.io/initial-events-end}). A position that
  *       cannot be replayed is 410 Gone, and the client re-lists: one

@@ -60,16 +60,16 @@ public final class ResourceView implements AutoCloseable {
     }
 
     /** Changes from a cursor on; {@code positionAfter} is set when they reach the view's newest change. */
-    public record Batch(List<Change> changes, long nextSeq, long[] positionAfter, boolean evicted) {
+    public record Batch(List<Change> changes, long nextSeq, WatchPosition positionAfter, boolean evicted) {
     }
 
     /** See {@link #startWatch}. */
-    public record WatchStart(String replayProblem, long firstSeq, long nextSeq, long[] position, List<StoredResource> items,
+    public record WatchStart(String replayProblem, long firstSeq, long nextSeq, WatchPosition position, List<StoredResource> items,
                              String nextKey) {
     }
 
     /** A page of a list; {@code nextKey} is null on the last page. */
-    public record Page(List<StoredResource> items, long[] position, String nextKey) {
+    public record Page(List<StoredResource> items, WatchPosition position, String nextKey) {
     }
 
     /** What the view needs to know of statesync.resources to judge a snapshot of itself. */
@@ -156,7 +156,7 @@ public final class ResourceView implements AutoCloseable {
     }
 
     /** The current position of this view: per partition, the offset of the next record it reads. */
-    public long[] position() {
+    public WatchPosition position() {
         lock.lock();
         try {
             return ring.position();
@@ -166,19 +166,20 @@ public final class ResourceView implements AutoCloseable {
     }
 
     /**
-     * Waits (up to {@code maxWait}) until the view has read up to {@code target} (per-partition offsets, e.g. the
+     * Waits (up to {@code maxWait}) until the view has read up to {@code target} (e.g. the
      * committed end offsets taken when a list request arrived), so that a list right after an accepted write shows it.
      *
      * @return whether the view reached {@code target}
      */
-    public boolean awaitPosition(long[] target, Duration maxWait) throws InterruptedException {
+    public boolean awaitPosition(WatchPosition target, Duration maxWait) throws InterruptedException {
+        long[] offsets = target.offsets();
         long nanos = maxWait.toNanos();
         lock.lock();
         try {
-            while (!ring.reached(target) && nanos > 0 && !closed) {
+            while (!ring.reached(offsets) && nanos > 0 && !closed) {
                 nanos = changed.awaitNanos(nanos);
             }
-            return ring.reached(target);
+            return ring.reached(offsets);
         } finally {
             lock.unlock();
         }
@@ -210,18 +211,18 @@ public final class ResourceView implements AutoCloseable {
     }
 
     /**
-     * Where a watch starts, taken at one instant: why {@code from} (per-partition offsets) cannot be replayed, or null
+     * Where a watch starts, taken at one instant: why {@code from} cannot be replayed, or null
      * (also when {@code from} is null); the oldest change in the ring and the number of the next one; the position;
      * and, when {@code list} is set, the current resources matching {@code filter} after {@code afterKey} (all when
      * null) in key order, at most {@code maxBytes} of them, with the last key of a page cut short as {@code nextKey}.
      * A watch replays the ring from {@code firstSeq} up to {@code nextSeq}, sends those resources, and then follows the
      * ring from {@code nextSeq} on: taken together, nothing falls between the three.
      */
-    public WatchStart startWatch(long[] from, Predicate<StoredResource> filter, String afterKey, boolean list,
+    public WatchStart startWatch(WatchPosition from, Predicate<StoredResource> filter, String afterKey, boolean list,
                                  long maxBytes) {
         lock.lock();
         try {
-            String problem = from == null ? null : ring.replayProblem(from, topic);
+            String problem = from == null ? null : ring.replayProblem(from.offsets(), topic);
             if (!list || problem != null) {
                 return new WatchStart(problem, ring.firstSeq(), ring.nextSeq(), ring.position(), List.of(), null);
             }
@@ -233,7 +234,7 @@ public final class ResourceView implements AutoCloseable {
         ChunkedScan.Result scan = scans.page(filter, afterKey, Integer.MAX_VALUE, maxBytes);
         lock.lock();
         try {
-            String problem = from == null ? null : ring.replayProblem(from, topic);
+            String problem = from == null ? null : ring.replayProblem(from.offsets(), topic);
             return new WatchStart(problem, Math.min(ring.firstSeq(), scan.nextSeq()), scan.nextSeq(), scan.page().position(),
                 problem == null ? scan.page().items() : List.of(), problem == null ? scan.page().nextKey() : null);
         } finally {

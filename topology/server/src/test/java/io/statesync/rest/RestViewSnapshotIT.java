@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.server.ServerConfig;
+import io.statesync.view.WatchPosition;
 import io.statesync.view.internal.ViewSnapshot;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;

@@ -22,6 +22,7 @@ import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.server.ServerConfig;
 import io.statesync.topology.TopicNames;
+import io.statesync.view.WatchPosition;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;

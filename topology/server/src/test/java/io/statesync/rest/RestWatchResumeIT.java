@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.rest.internal.WatchHandler;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -13,12 +13,12 @@ import io.javalin.http.Context;
 
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
 import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * The verbs on a collection, in one namespace or across all: list (with label and field selectors, {@code limit} and
@@ -54,13 +54,13 @@ public final class Collections {
         ListPage page = page(ctx, filter);
         List<ObjectNode> objects = new ArrayList<>(page.items().size());
         for (StoredResource r : page.items()) {
-            objects.add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+            objects.add(KubeObjects.of(r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
         }
-        Tables.respond(ctx, kind, objects, Versions.position(page.position()), page.continueToken(), false);
+        Tables.respond(ctx, kind, objects, KubeResourceVersion.position(page.position()), page.continueToken(), false);
     }
 
     /** One page of a list, with the position its tokens carry (the first page's on every page) and the next token. */
-    record ListPage(List<StoredResource> items, long[] position, String continueToken) {
+    record ListPage(List<StoredResource> items, WatchPosition position, String continueToken) {
     }
 
     private ListPage page(Context ctx, Predicate<StoredResource> filter) throws InterruptedException {
@@ -71,7 +71,7 @@ public final class Collections {
         boolean pageable = ctx.queryParam("limit") != null;
         int limit = "0".equals(rv) || !pageable ? Integer.MAX_VALUE : limit(ctx.queryParam("limit"));
         ResourceView view = context.caughtUpView(ctx);
-        if (!Versions.isAny(rv) && from == null) {
+        if (!KubeResourceVersion.isAny(rv) && from == null) {
             requireServable(view, rv, ctx.queryParam("resourceVersionMatch"));
         }
         long maxBytes = context.config().getLong(ServerConfig.LIST_MAX_BYTES);
@@ -81,8 +81,8 @@ public final class Collections {
             throw ApiError.badRequest("the list is larger than list.max.bytes=" + maxBytes + " bytes; list in pages:"
                 + " send limit (e.g. limit=500) and follow metadata.continue, as kubectl --chunk-size and informers do");
         }
-        long[] position = from == null ? page.position() : from.position().offsets();
-        String next = page.nextKey() == null ? null : new Continue(page.nextKey(), new WatchPosition(position)).encode();
+        WatchPosition position = from == null ? page.position() : from.position();
+        String next = page.nextKey() == null ? null : new Continue(page.nextKey(), position).encode();
         return new ListPage(page.items(), position, next);
     }
 
@@ -91,8 +91,8 @@ public final class Collections {
      * served only for the view's current position, since the view keeps no older states (410 Expired otherwise).
      */
     private static void requireServable(ResourceView view, String rv, String match) {
-        WatchCursor asked = Versions.cursor(rv);
-        WatchPosition now = new WatchPosition(view.position());
+        WatchCursor asked = KubeResourceVersion.cursor(rv);
+        WatchPosition now = view.position();
         if ("Exact".equals(match) && !now.equals(asked.position())) {
             throw ApiError.gone("resourceVersionMatch=Exact is served for the current resourceVersion only; list without it");
         }
@@ -128,14 +128,14 @@ public final class Collections {
         ResourceView view = context.caughtUpView();
         long maxBytes = context.config().getLong(ServerConfig.LIST_MAX_BYTES);
         ResourceView.Page page = view.list(filter, null, Integer.MAX_VALUE, maxBytes);
-        ObjectNode out = KubeObjects.list(kind.kind(), Versions.position(page.position()), null);
+        ObjectNode out = KubeObjects.list(kind.kind(), KubeResourceVersion.position(page.position()), null);
         long remaining = 0;
         for (boolean first = true; ; first = false) {
             for (StoredResource r : page.items()) {
                 ResourceKey key = ResourceKey.parse(r.key());
-                options.delete(context, kind, key, ResourceHandlers.requestId(ctx) + "-" + key.name());
+                options.delete(context, kind, key, context.requestId(ctx) + "-" + key.name());
                 if (first) {
-                    ResourceHandlers.items(out).add(KubeObjects.of(r, Versions.token(page.position(), r.key(), r.resourceVersion())));
+                    ResourceHandlers.items(out).add(KubeObjects.of(r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
                 } else {
                     remaining++;
                 }

@@ -20,7 +20,7 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     static DeleteOptions of(Context ctx, JsonNode body) {
         JsonNode pre = body.path("preconditions");
         String policy = body.path("propagationPolicy").asText(ctx.queryParam("propagationPolicy"));
-        boolean dryRun = ResourceHandlers.dryRun(ctx);
+        boolean dryRun = KubeRequests.dryRun(ctx);
         for (JsonNode v : body.path("dryRun")) {
             if (!v.asText().equals("All")) {
                 throw ApiError.badRequest("dryRun: Unsupported value: \"" + v.asText() + "\": supported values: \"All\"");
@@ -54,7 +54,7 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     /** Submits the delete with its resourceVersion precondition (or dry-runs it). */
     void delete(RestContext context, KindCatalog.Kind kind, ResourceKey key, String requestId) throws InterruptedException {
         try {
-            String expected = Versions.precondition(resourceVersion);
+            String expected = KubeResourceVersion.precondition(resourceVersion);
             if (dryRun) {
                 context.store().dryRunDelete(key, expected);
             } else {

@@ -78,7 +78,7 @@ public final class KubeEvents {
             }
         }
         String accept = ctx.header("Accept");
-        String rv = Versions.position(view.position());
+        String rv = KubeResourceVersion.position(view.position());
         EventsPage page = EventsPage.of(events, from, limit, ctx.queryParam("limit") != null,
             context.config().getLong(io.statesync.server.ServerConfig.LIST_MAX_BYTES));
         ObjectNode out = accept != null && accept.contains("as=Table") ? table(page.items(), rv) : list(page.items(), rv, eventsApi);

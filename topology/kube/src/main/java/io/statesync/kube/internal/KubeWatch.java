@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
-import io.statesync.rest.WatchCursor;
 import io.statesync.rest.WatchFormat;
-import io.statesync.rest.WatchPosition;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
  * {@code watch=true} on a collection: the server's watch stream ({@link RestContext#watch}) written as Kubernetes'
@@ -62,10 +62,10 @@ final class KubeWatch {
         if (KubePaths.flag(initial)) {
             return null;
         }
-        if (KubePaths.explicitlyFalse(initial) && Versions.isAny(rv)) {
-            return new WatchCursor(new WatchPosition(context.caughtUpView().position()), null);
+        if (KubePaths.explicitlyFalse(initial) && KubeResourceVersion.isAny(rv)) {
+            return new WatchCursor(context.caughtUpView().position(), null);
         }
-        return Versions.cursor(rv);
+        return KubeResourceVersion.cursor(rv);
     }
 
     private static void expired(Context ctx, Format format, ApiError e) throws IOException {
@@ -93,7 +93,7 @@ final class KubeWatch {
 
         @Override
         public byte[] event(String type, StoredResource object, WatchCursor at) {
-            String token = Versions.token(at.position().offsets(), at.afterKey(), object.resourceVersion());
+            String token = KubeResourceVersion.token(at.position(), at.afterKey(), object.resourceVersion());
             ObjectNode o = KubeObjects.of(object, token);
             return line(type, table == null ? o : Tables.table(java.util.List.of(o), token, null, table));
         }

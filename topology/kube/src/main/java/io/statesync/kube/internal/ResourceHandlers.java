@@ -3,8 +3,6 @@ package io.statesync.kube.internal;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.Locale;
-import java.util.UUID;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,6 +20,7 @@ import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /**
  * The verbs on the group's objects: get, create, update, patch, delete and the read-only {@code status}
@@ -36,8 +35,6 @@ public final class ResourceHandlers {
      */
     static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final String MERGE_PATCH = "application/merge-patch+json";
-    private static final String JSON_PATCH = "application/json-patch+json";
     /** Kubernetes' generated-name characters: no vowels and no look-alikes, so that no word or ambiguity appears. */
     private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
     private static final int GENERATED_SUFFIX_LENGTH = 5;
@@ -59,12 +56,12 @@ public final class ResourceHandlers {
         ResourceView view = context.caughtUpView();
         // The position first: the object read after it is as new or newer, so a watch from the token may repeat a
         // change but never miss one.
-        long[] position = view.position();
+        WatchPosition position = view.position();
         StoredResource r = view.get(key.toString());
         if (r == null) {
             throw notFound(kind, key.name());
         }
-        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, Versions.token(position, null, r.resourceVersion()))), null, null, true);
+        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, KubeResourceVersion.token(position, null, r.resourceVersion()))), null, null, true);
     }
 
     public void create(Context ctx) throws InterruptedException {
@@ -104,7 +101,7 @@ public final class ResourceHandlers {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ObjectNode body = body(ctx, kind);
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
-        String expected = Versions.precondition(body.path("metadata").path("resourceVersion").asText(null));
+        String expected = KubeResourceVersion.precondition(body.path("metadata").path("resourceVersion").asText(null));
         // A custom resource is not created by an update in Kubernetes (kubectl replace of a missing object fails).
         if (context.caughtUpView().get(key.toString()) == null) {
             throw notFound(kind, key.name());
@@ -115,11 +112,11 @@ public final class ResourceHandlers {
     public void patch(Context ctx) throws InterruptedException {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
-        PatchType type = patchType(ctx.contentType());
+        PatchType type = KubeRequests.patchType(ctx.contentType());
         JsonNode patch = parse(ctx);
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
             && meta.has("resourceVersion")) {
-            String expected = Versions.precondition(meta.path("resourceVersion").asText(null));
+            String expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             if (expected == null) {
                 meta.remove("resourceVersion");
             } else {
@@ -140,15 +137,15 @@ public final class ResourceHandlers {
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
         DeleteOptions options = DeleteOptions.of(ctx, body(ctx));
         String uid = options.checkUid(context.caughtUpView().get(key.toString()), kind, key.name());
-        options.delete(context, kind, key, requestId(ctx));
+        options.delete(context, kind, key, context.requestId(ctx));
         ctx.json(KubeStatus.success(kind.plural(), key.name(), uid));
     }
 
     /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
     private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
-        long[] position = context.view().position();
-        boolean dryRun = dryRun(ctx);
-        String requestId = requestId(ctx);
+        WatchPosition position = context.view().position();
+        boolean dryRun = KubeRequests.dryRun(ctx);
+        String requestId = context.requestId(ctx);
         WriteResult w;
         try {
             w = dryRun ? context.store().dryRunWrite(key, desired)
@@ -163,7 +160,7 @@ public final class ResourceHandlers {
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
         ctx.status(w.code());
-        ctx.json(KubeObjects.of(object, Versions.token(position, null, version)));
+        ctx.json(KubeObjects.of(object, KubeResourceVersion.token(position, null, version)));
     }
 
     /** The messages kubectl users know for the reasons Kubernetes has. */
@@ -233,40 +230,6 @@ public final class ResourceHandlers {
         } catch (IOException e) {
             throw ApiError.badRequest("the body is not JSON: " + e.getMessage());
         }
-    }
-
-    static PatchType patchType(String contentType) {
-        String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        return switch (base) {
-            case MERGE_PATCH -> PatchType.MergePatch;
-            case JSON_PATCH -> PatchType.JsonPatch;
-            case "application/apply-patch+yaml" -> throw ApiError.unsupportedMediaType("server-side apply is not supported;"
-                + " use client-side apply (kubectl apply without --server-side) or a merge patch");
-            default -> throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
-                + " types include: " + MERGE_PATCH + ", " + JSON_PATCH);
-        };
-    }
-
-    /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */
-    static boolean dryRun(Context ctx) {
-        List<String> values = ctx.queryParams("dryRun");
-        for (String v : values) {
-            if (!v.equals("All")) {
-                throw ApiError.badRequest("dryRun: Unsupported value: \"" + v + "\": supported values: \"All\"");
-            }
-        }
-        return !values.isEmpty();
-    }
-
-    /**
-     * The write's request id, echoed on the answer: the client's {@code X-Request-Id}, else a new UUID. It names the
-     * write in its admission event and in messages only; answers are matched by an id the server generates.
-     */
-    static String requestId(Context ctx) {
-        String given = ctx.header("X-Request-Id");
-        String id = given != null && !given.isBlank() && given.length() <= 200 ? given : UUID.randomUUID().toString();
-        ctx.header("X-Request-Id", id);
-        return id;
     }
 
     /** The items of a list body, for handlers that build lists. */

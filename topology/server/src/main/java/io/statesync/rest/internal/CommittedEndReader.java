@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.ReadCommittedConsumers;
+import io.statesync.view.WatchPosition;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -43,7 +44,7 @@ public final class CommittedEndReader implements AutoCloseable {
     private final Thread thread;
     private final Object lock = new Object();
     /** The callers waiting for the next query, which is sent when the one in flight has returned. */
-    private CompletableFuture<long[]> next;
+    private CompletableFuture<WatchPosition> next;
     private boolean closed;
 
     public CommittedEndReader(AppConfig config, String topic) {
@@ -57,8 +58,8 @@ public final class CommittedEndReader implements AutoCloseable {
     }
 
     /** Per partition, the committed end offset as of a query sent after this call began; 503 when it cannot be read. */
-    public long[] get() {
-        CompletableFuture<long[]> round;
+    public WatchPosition get() {
+        CompletableFuture<WatchPosition> round;
         synchronized (lock) {
             if (closed) {
                 throw ApiError.unavailable("the server is stopping", 1);
@@ -81,10 +82,10 @@ public final class CommittedEndReader implements AutoCloseable {
     }
 
     private void serve() {
-        CompletableFuture<long[]> round;
+        CompletableFuture<WatchPosition> round;
         while ((round = nextRound()) != null) {
             try {
-                round.complete(query.query());
+                round.complete(new WatchPosition(query.query()));
             } catch (WakeupException e) {
                 round.completeExceptionally(new IllegalStateException("the server is stopping"));
             } catch (RuntimeException e) {
@@ -95,7 +96,7 @@ public final class CommittedEndReader implements AutoCloseable {
     }
 
     /** Waits for a caller; the round its callers wait on, or null once closed. */
-    private CompletableFuture<long[]> nextRound() {
+    private CompletableFuture<WatchPosition> nextRound() {
         synchronized (lock) {
             while (next == null && !closed) {
                 try {
@@ -107,7 +108,7 @@ public final class CommittedEndReader implements AutoCloseable {
             if (closed) {
                 return null;
             }
-            CompletableFuture<long[]> round = next;
+            CompletableFuture<WatchPosition> round = next;
             next = null;
             return round;
         }
@@ -115,7 +116,7 @@ public final class CommittedEndReader implements AutoCloseable {
 
     @Override
     public void close() {
-        CompletableFuture<long[]> waiting;
+        CompletableFuture<WatchPosition> waiting;
         synchronized (lock) {
             closed = true;
             waiting = next;

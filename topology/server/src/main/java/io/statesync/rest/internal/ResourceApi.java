@@ -30,12 +30,12 @@ import io.statesync.reconciler.Diagnosis;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.LabelSelector;
-import io.statesync.rest.WatchPosition;
 import io.statesync.server.ServerConfig;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.ResourceDiagnoser;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /**
  * The read handlers of {@code /api/v1/resources}: point reads and lists from the resource view, diffs and diagnoses
@@ -54,13 +54,13 @@ public final class ResourceApi {
     private final KeyRouter router;
     private final ResourceView view;
     private final Function<String, ReconcilePolicy> policies;
-    private final Supplier<long[]> committedEndOffsets;
+    private final Supplier<WatchPosition> committedEndOffsets;
     private final AnsweredWrites answeredWrites;
     private final RenderedJsonCache renderedJson;
     private final long listMaxBytes;
 
     public ResourceApi(AppConfig config, KeyRouter router, ResourceView view, RenderedJsonCache renderedJson,
-                       Function<String, ReconcilePolicy> policies, Supplier<long[]> committedEndOffsets,
+                       Function<String, ReconcilePolicy> policies, Supplier<WatchPosition> committedEndOffsets,
                        AnsweredWrites answeredWrites) {
         this.listMaxBytes = config.getLong(ServerConfig.LIST_MAX_BYTES);
         this.answeredWrites = answeredWrites;
@@ -258,7 +258,7 @@ public final class ResourceApi {
         // A page past list.max.bytes is cut short; its continue token leads on, as a short page under limit does.
         ResourceView.Page page = view.list(filter, from == null ? null : from.afterKey(), limit, listMaxBytes);
         // Every page carries the first page's position, so a watch from it can repeat but never miss a change.
-        WatchPosition position = from == null ? new WatchPosition(page.position()) : from.position();
+        WatchPosition position = from == null ? page.position() : from.position();
         ObjectNode out = JSON.objectNode().put("apiVersion", ResourceJson.API_VERSION).put("kind", "ResourceList");
         ObjectNode meta = out.putObject("metadata").put("resourceVersion", position.encode());
         if (page.nextKey() != null) {

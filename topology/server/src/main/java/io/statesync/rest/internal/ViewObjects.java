@@ -9,6 +9,7 @@ import io.statesync.rest.store.StoredObjects;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /** The store's reads from this instance's resource view, brought up to the committed end of the resources topic. */
 public final class ViewObjects implements StoredObjects {
@@ -17,9 +18,9 @@ public final class ViewObjects implements StoredObjects {
     private static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
 
     private final ResourceView view;
-    private final Supplier<long[]> committedEndOffsets;
+    private final Supplier<WatchPosition> committedEndOffsets;
 
-    public ViewObjects(ResourceView view, Supplier<long[]> committedEndOffsets) {
+    public ViewObjects(ResourceView view, Supplier<WatchPosition> committedEndOffsets) {
         this.view = view;
         this.committedEndOffsets = committedEndOffsets;
     }

@@ -26,12 +26,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.ApiError;
-import io.statesync.rest.WatchCursor;
 import io.statesync.rest.WatchFormat;
-import io.statesync.rest.WatchPosition;
 import io.statesync.server.ServerConfig;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 import org.eclipse.jetty.ee10.servlet.ServletChannel;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 
@@ -209,7 +209,7 @@ public final class WatchHandler {
             permit.close();
             throw e;
         }
-        Stream stream = new Stream(ctx, filter, from == null ? new WatchPosition(start.position()) : from.position(), format,
+        Stream stream = new Stream(ctx, filter, from == null ? start.position() : from.position(), format,
             new Opening(from, start, deadline), permit);
         active.add(stream);
         // Javalin calls this once the request is asynchronous, so the stream never writes from two threads at once.
@@ -276,9 +276,9 @@ public final class WatchHandler {
         }
         long[] offsets = from.position().offsets();
         if (from.afterKey() != null) {
-            view.awaitPosition(offsets, AHEAD_WAIT);
+            view.awaitPosition(from.position(), AHEAD_WAIT);
         }
-        ResourceView.WatchStart start = view.startWatch(offsets, filter, from.afterKey(), from.afterKey() != null,
+        ResourceView.WatchStart start = view.startWatch(from.position(), filter, from.afterKey(), from.afterKey() != null,
             pageBytes);
         if (start.replayProblem() != null) {
             throw ApiError.gone(start.replayProblem() + RELIST);
@@ -290,7 +290,7 @@ public final class WatchHandler {
                     + offsets[p] + " < " + logStart[p] + ")" + RELIST);
             }
         }
-        if (from.afterKey() != null && !new WatchPosition(start.position()).covers(from.position())) {
+        if (from.afterKey() != null && !start.position().covers(from.position())) {
             throw ApiError.unavailable("this instance's resource view has not reached the position yet", 1);
         }
         return start;
@@ -479,7 +479,7 @@ public final class WatchHandler {
                 // The current objects come a list.max.bytes page at a time, each resumed as a cursor with a key would
                 // be: the ring's changes since the last page to the keys already sent, then the next page.
                 from = new WatchCursor(position, start.nextKey());
-                start = view.startWatch(position.offsets(), filter, from.afterKey(), true, pageBytes);
+                start = view.startWatch(position, filter, from.afterKey(), true, pageBytes);
                 if (start.replayProblem() != null) {
                     error(410, "Gone", "the changes during the initial events were evicted; list again");
                     return false;

@@ -7,6 +7,7 @@ import io.statesync.view.ResourceView.Batch;
 import io.statesync.view.ResourceView.Change;
 import io.statesync.view.ResourceView.Type;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /**
  * The view's recent changes, for watches, and its position: per partition of statesync.resources, the offset of the
@@ -115,9 +116,9 @@ public final class ChangeRing {
         }
     }
 
-    /** A copy of the current position. */
-    public long[] position() {
-        return positions.clone();
+    /** The current position. */
+    public WatchPosition position() {
+        return new WatchPosition(positions);
     }
 
     /** Whether the position has reached {@code target} in every partition both know. */

@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 import io.statesync.view.ResourceView.Change;
 import io.statesync.view.ResourceView.Page;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 
 /**
  * A list of the view that does not hold the view's lock while it scans: the sorted index is copied a chunk of
@@ -122,7 +123,7 @@ public final class ChunkedScan {
     }
 
     /** The page within its bounds again, since keys may have entered it; where the next page starts. */
-    private static Page trim(TreeMap<String, StoredResource> found, int limit, long maxBytes, String end, long[] position) {
+    private static Page trim(TreeMap<String, StoredResource> found, int limit, long maxBytes, String end, WatchPosition position) {
         List<StoredResource> items = new ArrayList<>(Math.min(found.size(), limit));
         long bytes = 0;
         for (Map.Entry<String, StoredResource> e : found.entrySet()) {

@@ -13,6 +13,7 @@ import io.statesync.view.LoadSorter;
 import io.statesync.view.ResourceView.Page;
 import io.statesync.view.SortedRun;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,7 +127,7 @@ public final class ResourceIndex {
     }
 
     /** A page in key order after {@code afterKey}, tagged with {@code position}. Under the lock. */
-    public Page page(Predicate<StoredResource> filter, String afterKey, int limit, long[] position) {
+    public Page page(Predicate<StoredResource> filter, String afterKey, int limit, WatchPosition position) {
         return page(filter, afterKey, limit, Long.MAX_VALUE, position);
     }
 
@@ -134,7 +135,7 @@ public final class ResourceIndex {
      * A page in key order after {@code afterKey}, tagged with {@code position}, of at most {@code limit} resources and
      * {@code maxBytes} of them ({@link StoredResource#storedBytes}; the first always fits). Under the lock.
      */
-    public Page page(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes, long[] position) {
+    public Page page(Predicate<StoredResource> filter, String afterKey, int limit, long maxBytes, WatchPosition position) {
         Collection<Map.Entry<String, StoredResource>> tail = afterKey == null ? sorted.entrySet()
             : sorted.tailMap(afterKey, false).entrySet();
         List<StoredResource> items = new ArrayList<>();

@@ -102,7 +102,7 @@ public final class SnapshotKeeper {
             lock.lock();
             try {
                 sorted = index.sortedArray();
-                at = ring.position();
+                at = ring.position().offsets();
             } finally {
                 lock.unlock();
             }
@@ -132,7 +132,7 @@ public final class SnapshotKeeper {
     public void close(BooleanSupplier complete) {
         boolean spillIdle = spill.close();
         if (store != null && spillIdle && complete.getAsBoolean()) {
-            store.save(ring.position(), index.sortedValues());
+            store.save(ring.position().offsets(), index.sortedValues());
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.statesync.rest.ApiError;
+import io.statesync.view.WatchPosition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,9 +66,9 @@ class CommittedEndReaderTest {
 
     @Test
     void shouldServeEveryCallerThatArrivedWhileAQueryWasOutWithOneLaterQuery() throws Exception {
-        Future<long[]> first = callers.submit(reader::get);
+        Future<WatchPosition> first = callers.submit(reader::get);
         assertThat(query.firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        List<Future<long[]>> waiting = new ArrayList<>();
+        List<Future<WatchPosition>> waiting = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             waiting.add(callers.submit(reader::get));
         }
@@ -75,9 +76,9 @@ class CommittedEndReaderTest {
         Thread.sleep(200);
         assertThat(query.started.get()).as("nothing is sent while a query is out").isEqualTo(1);
         query.release.countDown();
-        assertThat(first.get(10, TimeUnit.SECONDS)).containsExactly(1);
-        for (Future<long[]> f : waiting) {
-            assertThat(f.get(10, TimeUnit.SECONDS)).as("a query sent after the caller asked").containsExactly(2);
+        assertThat(first.get(10, TimeUnit.SECONDS).offsets()).containsExactly(1);
+        for (Future<WatchPosition> f : waiting) {
+            assertThat(f.get(10, TimeUnit.SECONDS).offsets()).as("a query sent after the caller asked").containsExactly(2);
         }
         assertThat(query.started.get()).isEqualTo(2);
     }
@@ -85,8 +86,8 @@ class CommittedEndReaderTest {
     @Test
     void shouldSendANewQueryForACallerThatArrivesAfterTheLastOneReturned() {
         query.release.countDown();
-        assertThat(reader.get()).containsExactly(1);
-        assertThat(reader.get()).containsExactly(2);
+        assertThat(reader.get().offsets()).containsExactly(1);
+        assertThat(reader.get().offsets()).containsExactly(2);
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.statesync.rest.internal;
 
 import io.statesync.rest.ApiError;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -26,7 +26,7 @@ class ChangeRingTest {
         assertThat(batch.changes()).extracting(c -> c.seq()).containsExactly(0L, 1L, 2L);
         assertThat(batch.changes().get(2).resource()).as("a deletion carries the last object").isSameAs(v2);
         assertThat(batch.nextSeq()).isEqualTo(3);
-        assertThat(batch.positionAfter()).containsExactly(1, 2);
+        assertThat(batch.positionAfter().offsets()).containsExactly(1, 2);
         assertThat(batch.evicted()).isFalse();
     }
 
@@ -66,7 +66,7 @@ class ChangeRingTest {
         ring.startAt(new long[] {0, 0});
         ring.resumeAt(new long[] {10, 20});
 
-        assertThat(ring.position()).containsExactly(10, 20);
+        assertThat(ring.position().offsets()).containsExactly(10, 20);
         assertThat(ring.replayProblem(new long[] {0, 20}, "t")).contains("too old for partition 0");
         assertThat(ring.replayProblem(new long[] {10, 20}, "t")).isNull();
     }
@@ -77,7 +77,7 @@ class ChangeRingTest {
         ring.startAt(new long[] {3, 3});
         ring.advance(new long[] {5, 2});
 
-        assertThat(ring.position()).containsExactly(5, 3);
+        assertThat(ring.position().offsets()).containsExactly(5, 3);
         assertThat(ring.reached(new long[] {5, 3})).isTrue();
         assertThat(ring.reached(new long[] {5, 4})).isFalse();
         assertThat(ring.reached(new long[] {5})).as("partitions the target does not name").isTrue();

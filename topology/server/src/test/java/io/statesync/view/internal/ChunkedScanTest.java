@@ -58,7 +58,7 @@ class ChunkedScanTest {
         release.countDown();
 
         ChunkedScan.Result result = list.get(10, TimeUnit.SECONDS);
-        assertThat(result.page().position()).as("the page reflects the position after the update").containsExactly(offset);
+        assertThat(result.page().position().offsets()).as("the page reflects the position after the update").containsExactly(offset);
         assertThat(result.nextSeq()).isEqualTo(ring.nextSeq());
         assertThat(result.page().items()).hasSize(count + 1);
         assertThat(result.page().items().get(0).version()).as("a key changed before the scan reached it").isEqualTo(2);

@@ -8,6 +8,7 @@ import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
 import io.statesync.view.ResourceView.Page;
 import io.statesync.view.StoredResource;
+import io.statesync.view.WatchPosition;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,9 +31,9 @@ class ResourceIndexTest {
         assertThat(index.sortedLive()).isFalse();
         index.useSorted(index.sortLoad());
 
-        assertThat(keys(index.page(r -> true, null, 10, new long[] {5}))).containsExactly("k/n/a", "k/n/c");
+        assertThat(keys(index.page(r -> true, null, 10, new WatchPosition(new long[] {5})))).containsExactly("k/n/a", "k/n/c");
         put(index, resource("k/n/b", 6));
-        assertThat(keys(index.page(r -> true, null, 10, new long[] {6}))).as("kept sorted from now on")
+        assertThat(keys(index.page(r -> true, null, 10, new WatchPosition(new long[] {6})))).as("kept sorted from now on")
             .containsExactly("k/n/a", "k/n/b", "k/n/c");
         assertThat(index.size()).isEqualTo(3);
     }
@@ -44,7 +45,7 @@ class ResourceIndexTest {
         for (String name : List.of("a", "b", "c", "d", "e")) {
             put(index, resource("k/n/" + name, 1));
         }
-        long[] position = {7, 9};
+        WatchPosition position = new WatchPosition(new long[] {7, 9});
 
         Page first = index.page(r -> !r.key().equals("k/n/b"), null, 2, position);
         Page last = index.page(r -> !r.key().equals("k/n/b"), first.nextKey(), 2, position);
@@ -86,13 +87,13 @@ class ResourceIndexTest {
             put(index, resource("k/n/" + name, 1));
         }
         // Each resource stores a 5-character key and 4 value bytes: 9 bytes; 20 hold two of them.
-        Page first = index.page(r -> true, null, 10, 20, new long[] {1});
+        Page first = index.page(r -> true, null, 10, 20, new WatchPosition(new long[] {1}));
         assertThat(keys(first)).containsExactly("k/n/a", "k/n/b");
         assertThat(first.nextKey()).isEqualTo("k/n/b");
-        Page rest = index.page(r -> true, first.nextKey(), 10, 1, new long[] {1});
+        Page rest = index.page(r -> true, first.nextKey(), 10, 1, new WatchPosition(new long[] {1}));
         assertThat(keys(rest)).as("the first resource always fits, so paging moves on").containsExactly("k/n/c");
         assertThat(rest.nextKey()).isEqualTo("k/n/c");
-        assertThat(index.page(r -> true, null, 10, 1_000, new long[] {1}).nextKey()).isNull();
+        assertThat(index.page(r -> true, null, 10, 1_000, new WatchPosition(new long[] {1})).nextKey()).isNull();
     }
 
     private static void put(ResourceIndex index, StoredResource now) {

@@ -1,4 +1,4 @@
-package io.statesync.rest;
+package io.statesync.view;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -51,10 +51,10 @@ public final class WatchPosition {
     }
 
     /** Per partition the later of this position and {@code other} (of the same partitions). */
-    public WatchPosition merge(long[] other) {
+    public WatchPosition merge(WatchPosition other) {
         long[] next = offsets.clone();
-        for (int p = 0; p < next.length && p < other.length; p++) {
-            next[p] = Math.max(next[p], other[p]);
+        for (int p = 0; p < next.length && p < other.offsets.length; p++) {
+            next[p] = Math.max(next[p], other.offsets[p]);
         }
         return new WatchPosition(next);
     }
@@ -86,8 +86,8 @@ public final class WatchPosition {
         return new WatchPosition(offsets(n, token));
     }
 
-    /** The JSON object inside a token of any version, which carries {@code v}. */
-    static JsonNode readToken(String token) {
+    /** The JSON object inside a token of any version, which carries {@code v}; refused as {@link #decode} refuses. */
+    public static JsonNode readToken(String token) {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("empty position");
         }
@@ -129,7 +129,8 @@ public final class WatchPosition {
         return n;
     }
 
-    static String base64(ObjectNode json) {
+    /** A token's text: base64url, unpadded, of its JSON. */
+    public static String base64(ObjectNode json) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(json.toString().getBytes(StandardCharsets.UTF_8));
     }
 

@@ -1,4 +1,4 @@
-package io.statesync.rest;
+package io.statesync.view;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -1,4 +1,4 @@
-package io.statesync.rest;
+package io.statesync.view;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -29,7 +29,7 @@ class WatchPositionTest {
     @Test
     void shouldMergeToTheLaterOffsetOfEachPartitionAndCoverOnlyWhenNoPartitionIsBehind() {
         WatchPosition p = new WatchPosition(new long[] {5, 9});
-        assertThat(p.merge(new long[] {7, 2}).offsets()).containsExactly(7, 9);
+        assertThat(p.merge(new WatchPosition(new long[] {7, 2})).offsets()).containsExactly(7, 9);
         assertThat(p.covers(new WatchPosition(new long[] {5, 9}))).isTrue();
         assertThat(p.covers(new WatchPosition(new long[] {4, 1}))).isTrue();
         assertThat(p.covers(new WatchPosition(new long[] {6, 1}))).isFalse();

@@ -1,28 +1,35 @@
 package io.statesync.kube.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.rest.ApiError;
-import io.statesync.rest.WatchCursor;
-import io.statesync.rest.WatchPosition;
+import io.statesync.view.WatchCursor;
+import io.statesync.view.WatchPosition;
 
 /**
- * The resourceVersion strings of the Kubernetes API. Every object's resourceVersion is a watch cursor (a position in
- * statesync.resources, and in a list the object's key) that also carries the object's own per-key version: resuming
- * a watch from it gives no gap and no duplicate, and sending it back as a precondition compares the per-key version,
- * which admission checks as for every other write. See docs/kubernetes-api.md, "Positions".
+ * The Kubernetes API's resourceVersion: one token that is both where a watch resumes and an object's own version.
+ * Every object's resourceVersion is a {@link WatchCursor} (a position in statesync.resources, and in a list the
+ * object's key) whose JSON also carries the object's per-key version under {@code "r"}: resuming a watch from it gives
+ * no gap and no duplicate (readers of positions ignore {@code r}), and sending it back as a precondition compares the
+ * per-key version, which admission checks as for every other write. A list's or bookmark's resourceVersion is a plain
+ * {@link WatchPosition}. See docs/kubernetes-api.md, "Positions".
  */
-public final class Versions {
+public final class KubeResourceVersion {
 
-    private Versions() {
+    private static final String OBJECT_VERSION = "r";
+
+    private KubeResourceVersion() {
     }
 
     /** The resourceVersion of an object delivered at {@code position} (after {@code afterKey}, or every key when null). */
-    public static String token(long[] position, String afterKey, String objectVersion) {
-        return new WatchCursor(new WatchPosition(position), afterKey).encodeWithVersion(objectVersion);
+    public static String token(WatchPosition position, String afterKey, String objectVersion) {
+        ObjectNode json = new WatchCursor(position, afterKey).toJson();
+        return WatchPosition.base64(json.put(OBJECT_VERSION, objectVersion == null ? "" : objectVersion));
     }
 
     /** A list's or bookmark's resourceVersion: a plain position. */
-    public static String position(long[] position) {
-        return new WatchPosition(position).encode();
+    public static String position(WatchPosition position) {
+        return position.encode();
     }
 
     /**
@@ -37,7 +44,7 @@ public final class Versions {
         if (rv.chars().allMatch(Character::isDigit)) {
             return rv;
         }
-        String carried = WatchCursor.objectVersion(rv);
+        String carried = objectVersion(rv);
         if (carried == null || carried.isEmpty()) {
             throw ApiError.conflict("resourceVersion " + abbreviate(rv) + " is not the version of an object;"
                 + " read the object and send its metadata.resourceVersion", "");
@@ -64,6 +71,16 @@ public final class Versions {
     /** No resourceVersion, or {@code 0}: any version will do. */
     public static boolean isAny(String resourceVersion) {
         return resourceVersion == null || resourceVersion.isBlank() || resourceVersion.trim().equals("0");
+    }
+
+    /** The object's version a token of {@link #token} carries; null when it carries none or is no token. */
+    static String objectVersion(String token) {
+        try {
+            JsonNode r = WatchPosition.readToken(token).path(OBJECT_VERSION);
+            return r.isTextual() ? r.asText() : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static String abbreviate(String s) {

@@ -1,8 +1,9 @@
-package io.statesync.rest;
+package io.statesync.view;
 
 import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Where a watch resumes: the SSE {@code id} of every watch event, also accepted as {@code resourceVersion}.
@@ -47,31 +48,15 @@ public final class WatchCursor {
     }
 
     public String encode() {
-        if (afterKey == null) {
-            return position.encode();
-        }
-        return WatchPosition.base64(position.toJson(WITH_KEY).put("k", afterKey));
+        return WatchPosition.base64(toJson());
     }
 
     /**
-     * This cursor's token, carrying also one object's own resourceVersion under {@code "r"}: the Kubernetes API gives
-     * every object such a token as its resourceVersion, so that the one string both resumes a watch (readers of
-     * positions ignore {@code r}) and serves as the object's optimistic-concurrency precondition.
+     * The JSON inside this cursor's token: a front end whose own token extends it (the Kubernetes API adds the object's
+     * version) adds fields other than {@code v}, {@code o} and {@code k}, which every reader of positions ignores.
      */
-    public String encodeWithVersion(String objectVersion) {
-        com.fasterxml.jackson.databind.node.ObjectNode n = afterKey == null ? position.toJson(PLAIN)
-            : position.toJson(WITH_KEY).put("k", afterKey);
-        return WatchPosition.base64(n.put("r", objectVersion == null ? "" : objectVersion));
-    }
-
-    /** The object resourceVersion a token of {@link #encodeWithVersion} carries; null when it carries none or is no token. */
-    public static String objectVersion(String token) {
-        try {
-            JsonNode r = WatchPosition.readToken(token).path("r");
-            return r.isTextual() ? r.asText() : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    public ObjectNode toJson() {
+        return afterKey == null ? position.toJson(PLAIN) : position.toJson(WITH_KEY).put("k", afterKey);
     }
 
     /**

@@ -1,0 +1,45 @@
+package io.statesync.kube.internal;
+
+import java.util.List;
+import java.util.Locale;
+
+import io.javalin.http.Context;
+import io.statesync.avro.PatchType;
+import io.statesync.rest.ApiError;
+
+/**
+ * What the Kubernetes API's handlers read from a request, in one place, worded as Kubernetes words its refusals; the
+ * request id they share with {@code /api/v1} comes from {@link io.statesync.rest.RestContext#requestId}.
+ */
+final class KubeRequests {
+
+    private static final String MERGE_PATCH = "application/merge-patch+json";
+    private static final String JSON_PATCH = "application/json-patch+json";
+
+    private KubeRequests() {
+    }
+
+    /** The patch type of a PATCH's Content-Type; 415 for any other, and for server-side apply. */
+    static PatchType patchType(String contentType) {
+        String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return switch (base) {
+            case MERGE_PATCH -> PatchType.MergePatch;
+            case JSON_PATCH -> PatchType.JsonPatch;
+            case "application/apply-patch+yaml" -> throw ApiError.unsupportedMediaType("server-side apply is not supported;"
+                + " use client-side apply (kubectl apply without --server-side) or a merge patch");
+            default -> throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
+                + " types include: " + MERGE_PATCH + ", " + JSON_PATCH);
+        };
+    }
+
+    /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */
+    static boolean dryRun(Context ctx) {
+        List<String> values = ctx.queryParams("dryRun");
+        for (String v : values) {
+            if (!v.equals("All")) {
+                throw ApiError.badRequest("dryRun: Unsupported value: \"" + v + "\": supported values: \"All\"");
+            }
+        }
+        return !values.isEmpty();
+    }
+}

@@ -221,10 +221,12 @@ public final class ServerConfig implements ConfigSection {
             .define(VIEW_RING_CAPACITY, Type.INT, 200_000, Range.between(10, 50_000_000), Importance.LOW,
                 "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
                     + " 410 Gone (Expired in the Kubernetes API) and the client lists again.")
-            .define(VIEW_RING_BYTES, Type.LONG, 256L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
-                "The most bytes the REST view's change ring holds for watches (each change's resource, the one a"
-                    + " modification replaced, and the change itself), beside view.ring.capacity;"
-                    + " the oldest changes leave first, and a watch from before them is answered 410.")
+            .define(VIEW_RING_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+                "The most bytes the REST view's change ring holds on the heap for watches (each change's resource, the"
+                    + " one a modification replaced, and the change itself; a value the view has moved to its snapshot"
+                    + " file counts its key only), beside view.ring.capacity; the oldest changes leave first, and a"
+                    + " watch from before them is answered 410. The default leaves most of the launcher's default heap"
+                    + " to the rest of the instance.")
             .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
                 "The most bytes of rendered JSON the REST server caches for point reads and watches. 0: no cache.")
             .define(LIST_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,

@@ -1,6 +1,8 @@
 package io.statesync.view.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 import io.statesync.view.ResourceView.Batch;
@@ -87,12 +89,41 @@ public final class ChangeRing {
     }
 
     /**
-     * What a change holds: its resource, and for a modification also the resource it replaced, which nothing but the
-     * ring keeps once the index holds the new one; plus its own object.
+     * What a change holds on the heap: its resource, and for a modification also the resource it replaced, which nothing
+     * but the ring keeps once the index holds the new one; plus its own object. A value mapped from the snapshot file
+     * costs only its key.
      */
     static long bytesOf(Change c) {
-        long previous = c.type() == Type.MODIFIED && c.previous() != null ? c.previous().storedBytes() : 0;
-        return CHANGE_OVERHEAD + c.resource().storedBytes() + previous;
+        long previous = c.type() == Type.MODIFIED && c.previous() != null ? heapBytes(c.previous()) : 0;
+        return CHANGE_OVERHEAD + heapBytes(c.resource()) + previous;
+    }
+
+    private static long heapBytes(StoredResource r) {
+        return r instanceof StoredValue v && v.isMapped() ? r.key().length() : r.storedBytes();
+    }
+
+    /**
+     * The view moved its values to the snapshot file: {@code written} (in key order, one per key) now has its values
+     * mapped in {@code mapped}, index by index. Each change that holds one of those resources is pointed at the mapped
+     * copy, so that the ring does not keep alive on the heap what the index no longer holds there.
+     */
+    public void swapIn(StoredResource[] written, StoredResource[] mapped) {
+        for (long seq = oldestSeq; seq < nextSeq; seq++) {
+            int slot = (int) (seq % capacity);
+            Change c = ring[slot];
+            StoredResource resource = mappedCopy(c.resource(), written, mapped);
+            StoredResource previous = c.previous() == null ? null : mappedCopy(c.previous(), written, mapped);
+            if (resource != c.resource() || previous != c.previous()) {
+                Change swapped = new Change(c.seq(), c.partition(), c.offset(), c.type(), c.key(), resource, previous);
+                bytes += bytesOf(swapped) - bytesOf(c);
+                ring[slot] = swapped;
+            }
+        }
+    }
+
+    private static StoredResource mappedCopy(StoredResource r, StoredResource[] written, StoredResource[] mapped) {
+        int i = Arrays.binarySearch(written, r, Comparator.comparing(StoredResource::key));
+        return i >= 0 && written[i] == r ? mapped[i] : r;
     }
 
     /** The bytes the changes in the ring hold, as {@link #bytesOf} counts them. */

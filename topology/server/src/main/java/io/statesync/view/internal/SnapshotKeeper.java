@@ -117,6 +117,7 @@ public final class SnapshotKeeper {
         lock.lock();
         try {
             swapped = index.swapIn(spilled.written(), spilled.mapped(), spill::mappedIn);
+            ring.swapIn(spilled.written(), spilled.mapped());
         } finally {
             lock.unlock();
         }

@@ -3,6 +3,7 @@ package io.statesync.view.internal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import io.statesync.avro.SyncStatus;
 import io.statesync.topology.ResourceSummary;
@@ -78,6 +79,40 @@ class ViewSpillTest {
         spill.changed(null, resource("e", 20));
         assertThat(spill.due(0)).isTrue();
         assertThat(spill.close()).isTrue();
+    }
+
+    @Test
+    void shouldPointTheRingsChangesAtTheMappedCopiesSoThatTheRingHoldsNoSpilledValueOnTheHeap() throws Exception {
+        Path file = dir.resolve("v.snapshot");
+        ViewSpill spill = new ViewSpill(store(file), 1, 0);
+        StoredResource oldB = resource("b", 4_000);
+        StoredResource[] sorted = {resource("a", 3_000), resource("b", 5_000), resource("c", 6_000)};
+        ChangeRing ring = new ChangeRing(100, 1L << 30);
+        ring.startAt(new long[] {0});
+        ring.add(0, 0, sorted[0].key(), sorted[0], null);
+        ring.add(0, 1, oldB.key(), oldB, null);
+        ring.add(0, 2, sorted[1].key(), sorted[1], oldB);
+        ring.add(0, 3, sorted[2].key(), sorted[2], null);
+        long unspilled = resource("z", 1).key().length();
+        StoredResource later = resource("a", 7_000);
+        ring.add(0, 4, later.key(), later, sorted[0]);
+
+        spill.start(new long[] {4}, sorted, 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> peek(spill) != null);
+        ring.swapIn(last.written(), last.mapped());
+
+        List<ResourceView.Change> changes = ring.read(0, 10).changes();
+        assertThat(changes.get(0).resource()).isSameAs(last.mapped()[0]);
+        assertThat(changes.get(1).resource()).as("a value no write took stays").isSameAs(oldB);
+        assertThat(changes.get(2).resource()).isSameAs(last.mapped()[1]);
+        assertThat(changes.get(2).previous()).isSameAs(oldB);
+        assertThat(changes.get(3).resource()).isSameAs(last.mapped()[2]);
+        assertThat(changes.get(4).resource()).as("written after the snapshot").isSameAs(later);
+        assertThat(changes.get(4).previous()).isSameAs(last.mapped()[0]);
+        assertThat(ring.bytes()).as("mapped values count their keys only")
+            .isEqualTo(5 * ChangeRing.CHANGE_OVERHEAD + 4 * unspilled + oldB.storedBytes() * 2 + later.storedBytes());
+        assertThat(ViewSnapshotTest.bytes(changes.get(3).resource())).isEqualTo(ViewSnapshotTest.bytes(sorted[2]));
+        spill.close();
     }
 
     private ViewSpill.Spilled last;

@@ -29,14 +29,7 @@ public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, 
     }
 
     public Optional<ConditionView> condition(String type) {
-        // A loop, not a stream: every reconcile looks up several conditions, and a stream pipeline per lookup costs
-        // more than the few conditions it searches.
-        for (ConditionView c : conditions) {
-            if (c.type().equals(type)) {
-                return Optional.of(c);
-            }
-        }
-        return Optional.empty();
+        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
     }
 
     public boolean sameExceptHeartbeat(StatusView other) {

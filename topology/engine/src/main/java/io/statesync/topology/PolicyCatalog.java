@@ -112,18 +112,10 @@ public final class PolicyCatalog {
             if (f == null || !Arrays.equals(f.bytes, bytes)) {
                 LOG.warn("Kind policy for {} does not decode; writes of the kind are refused until it does: {}", kind, e.toString());
             }
-            failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage(), outage(e)));
+            failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage(),
+                SerdeException.registryFailureIn(e)));
             throw unavailable(kind, e.getMessage());
         }
-    }
-
-    private static SerdeException outage(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SerdeException se && !se.isBadData()) {
-                return se;
-            }
-        }
-        return null;
     }
 
     private static PolicyUnavailableException unavailable(String kind, String reason) {

@@ -79,6 +79,19 @@ public class SerdeException extends SerializationException {
         return reason.isBadData();
     }
 
+    /**
+     * The first serde failure in {@code error}'s cause chain that is not the record's fault (the registry could not be
+     * reached or answered an error), or null: such a failure is retried, where bad data goes to the DLQ.
+     */
+    public static SerdeException registryFailureIn(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SerdeException se && !se.isBadData()) {
+                return se;
+            }
+        }
+        return null;
+    }
+
     /** Whether the same call may succeed later: the registry was unreachable. */
     public boolean isRetriable() {
         return reason == Reason.REGISTRY_UNAVAILABLE;

@@ -25,7 +25,6 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     private InputDecoder<DesiredState> decoder;
     private ReconcileEngine engine;
     private ForwardingOutput output;
-    /** The task reconciler's output, with the dependents index kept from what it publishes: what the engine writes to. */
 
     /** {@code commits} is shared by every admission processor of the instance. */
     public AdmissionProcessor(TopologyContext ctx, AdmissionCommits commits) {

@@ -58,11 +58,7 @@ public final class AvroMapping {
         return Values.fromJava(tree);
     }
 
-    public static ObservedView observedView(ObservedState o) {
-        return observedView(o, null, null);
-    }
-
-    /** {@link #observedView(ObservedState)}, reusing {@code sharedTree} when the observation is {@code shared}'s instance. */
+    /** The planner's view of an observation, reusing {@code sharedTree} when its state is {@code shared}'s instance. */
     public static ObservedView observedView(ObservedState o, Value shared, Object sharedTree) {
         if (o == null) {
             return ObservedView.unknown();
@@ -71,7 +67,7 @@ public final class AvroMapping {
             // Keep the ack: an agent that reports "gone" after a DELETE (or a failed CREATE) has answered that command.
             ? new ObservedView(ObservedView.Presence.ABSENT, null, o.getObservedGeneration(), o.getObservedAt(),
                 o.getAckCommandId())
-            : ObservedView.present(o.getState() == shared && sharedTree != null ? sharedTree : frozenTree(o.getState()),
+            : ObservedView.present(o.getState() == shared ? sharedTree : frozenTree(o.getState()),
                 o.getObservedGeneration(), o.getObservedAt(), o.getAckCommandId());
         ApplyError e = o.getError();
         return e == null ? view

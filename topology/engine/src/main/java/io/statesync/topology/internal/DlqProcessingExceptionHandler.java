@@ -41,7 +41,7 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
 
     @Override
     public Response handleError(ErrorHandlerContext ctx, Record<?, ?> record, Exception exception) {
-        if (isTransientRegistryFailure(exception)) {
+        if (SerdeException.registryFailureIn(exception) != null) {
             // Not the record's fault: fail the task so that the thread is replaced and the record retried, rather
             // than dead-lettering every record while the registry is down.
             LOG.warn("Schema registry unavailable while processing {}-{}@{}; retrying from the last commit: {}",
@@ -61,12 +61,4 @@ public final class DlqProcessingExceptionHandler implements ProcessingExceptionH
         return Response.resume(List.of(DeadLetters.record(dlqTopic, ctx.sourceRawKey(), ctx.sourceRawValue(), headers)));
     }
 
-    private static boolean isTransientRegistryFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SerdeException se && !se.isBadData()) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

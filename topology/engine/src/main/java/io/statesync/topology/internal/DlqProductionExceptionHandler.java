@@ -68,11 +68,9 @@ public final class DlqProductionExceptionHandler implements ProductionExceptionH
     @Override
     public Response handleSerializationError(ErrorHandlerContext ctx, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
-        for (Throwable t = exception; t != null; t = t.getCause()) {
-            if (t instanceof SerdeException se && !se.isBadData()) {
-                // The registry is unreachable: not the record's fault, so retry from the last commit.
-                return Response.fail();
-            }
+        if (SerdeException.registryFailureIn(exception) != null) {
+            // The registry is unreachable: not the record's fault, so retry from the last commit.
+            return Response.fail();
         }
         return deadLetter(ctx, record.topic(), exception);
     }

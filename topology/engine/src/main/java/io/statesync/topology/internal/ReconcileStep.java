@@ -92,7 +92,7 @@ final class ReconcileStep {
         Resource res = st.getResource();
         Counted countedBefore = Counted.of(res);
         String kind = res.getMetadata().getKind();
-        PlanInput in = planInput(key, st, res, policy, observed, res.getSpec() == spec ? specTree : null, now);
+        PlanInput in = planInput(key, st, res, policy, observed, specTree, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = paced(kind, planner.plan(in, merge), now);
         Correction issued = decision instanceof Decision.Emit emit ? emitCorrection(key, st, res, emit.correction(), now, out)
@@ -216,20 +216,19 @@ final class ReconcileStep {
     }
 
     /**
-     * The planner's input. Once converged, the spec, the last-applied spec and the observation are one shared
-     * instance (see {@link ReconcileStateSerde}), so the spec's frozen tree, made once per reconcile, serves each of
-     * them that is that instance; the trees are immutable.
+     * The planner's input, with {@code specTree} the frozen tree of the stored Resource's spec (null for an orphan's
+     * placeholder, which has no spec to plan). Once converged, the spec, the last-applied spec and the observation are
+     * one shared instance (see {@link ReconcileStateSerde}), so that tree serves each of them that is that instance;
+     * the trees are immutable.
      */
     private static PlanInput planInput(String key, ReconcileState st, Resource res, ReconcilePolicy policy,
                                        ObservedView observed, Object specTree, Instant now) {
         ObjectMeta m = res.getMetadata();
-        boolean orphan = isOrphanPlaceholder(res);
-        Object desired = orphan ? null : specTree != null ? specTree : AvroMapping.frozenTree(res.getSpec());
         Value applied = st.getLastApplied();
         return PlanInput.builder().key(key).uid(m.getUid()).generation(m.getGeneration())
-            .desiredSpec(desired)
+            .desiredSpec(isOrphanPlaceholder(res) ? null : specTree)
             .deleting(m.getDeletionTimestamp() != null || st.getDesiredDeleted()).observed(observed)
-            .lastApplied(applied == res.getSpec() && desired != null ? desired : AvroMapping.frozenTree(applied))
+            .lastApplied(applied == res.getSpec() ? specTree : AvroMapping.frozenTree(applied))
             .lastCorrection(AvroMapping.lastCorrection(st.getLastCorrection(), st.getLastCorrectionFingerprint(),
                 st.getLastPlannedAttempt()))
             .now(now).policy(policy).build();

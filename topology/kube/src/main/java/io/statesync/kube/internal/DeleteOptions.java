@@ -1,5 +1,8 @@
 package io.statesync.kube.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
 import io.statesync.reconciler.Propagation;
@@ -20,13 +23,9 @@ record DeleteOptions(String uid, String resourceVersion, Propagation propagation
     static DeleteOptions of(Context ctx, JsonNode body) {
         JsonNode pre = body.path("preconditions");
         String policy = body.path("propagationPolicy").asText(ctx.queryParam("propagationPolicy"));
-        boolean dryRun = KubeRequests.dryRun(ctx);
-        for (JsonNode v : body.path("dryRun")) {
-            if (!v.asText().equals("All")) {
-                throw ApiError.badRequest("dryRun: Unsupported value: \"" + v.asText() + "\": supported values: \"All\"");
-            }
-            dryRun = true;
-        }
+        List<String> inBody = new ArrayList<>();
+        body.path("dryRun").forEach(v -> inBody.add(v.asText()));
+        boolean dryRun = KubeRequests.dryRun(ctx) | KubeRequests.dryRun(inBody);
         return new DeleteOptions(pre.path("uid").asText(null), pre.path("resourceVersion").asText(null),
             propagation(policy), dryRun);
     }

@@ -34,7 +34,11 @@ final class KubeRequests {
 
     /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */
     static boolean dryRun(Context ctx) {
-        List<String> values = ctx.queryParams("dryRun");
+        return dryRun(ctx.queryParams("dryRun"));
+    }
+
+    /** Whether {@code values} (of the query or of a DeleteOptions body) ask for a dry run; 400 for any but "All". */
+    static boolean dryRun(List<String> values) {
         for (String v : values) {
             if (!v.equals("All")) {
                 throw ApiError.badRequest("dryRun: Unsupported value: \"" + v + "\": supported values: \"All\"");

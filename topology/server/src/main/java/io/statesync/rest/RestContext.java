@@ -136,9 +136,13 @@ public final class RestContext {
         return store;
     }
 
-    /** A watch's {@code timeoutSeconds} as an epoch-millis deadline; none when absent; 400 when not a number. */
-    public static long deadline(String timeoutSeconds) {
-        return WatchHandler.deadline(timeoutSeconds);
+    /**
+     * A watch's {@code timeoutSeconds} as an epoch-millis deadline from now: as given, or a random one between
+     * watch.min.request.timeout.ms and twice that when absent or 0, as the Kubernetes apiserver does; 400 when not a
+     * whole number.
+     */
+    public long deadline(String timeoutSeconds) {
+        return watches.deadline(timeoutSeconds);
     }
 
     /**

@@ -53,6 +53,7 @@ public final class ServerConfig implements ConfigSection {
     public static final String WATCH_MAX_OPEN = "watch.max.open";
     public static final String WATCH_MAX_OPEN_PER_TOKEN = "watch.max.open.per.token";
     public static final String WATCH_THREADS = "watch.threads";
+    public static final String WATCH_MIN_REQUEST_TIMEOUT_MS = "watch.min.request.timeout.ms";
     public static final String VIEW_SNAPSHOT_ENABLED = "view.snapshot.enabled";
     public static final String VIEW_SNAPSHOT_MAX_AGE_MS = "view.snapshot.max.age.ms";
     public static final String VIEW_SPILL_BYTES = "view.spill.bytes";
@@ -200,7 +201,13 @@ public final class ServerConfig implements ConfigSection {
                     + " auth is off); one more is answered 429 with Retry-After.")
             .define(WATCH_THREADS, Type.INT, 4, Range.between(1, 256), Importance.LOW,
                 "Threads that write watch events. Watches that wait hold none; a client that stops reading holds"
-                    + " one for at most watch.send.timeout.ms.");
+                    + " one for at most watch.send.timeout.ms.")
+            .define(WATCH_MIN_REQUEST_TIMEOUT_MS, Type.LONG, 1_800_000L, Range.between(1_000, 86_400_000), Importance.LOW,
+                "Kubernetes' --min-request-timeout (in milliseconds here): a watch without timeoutSeconds (or with 0)"
+                    + " ends after a random time between this and twice this, as a clean end of its stream, which frees"
+                    + " its place under watch.max.open even when its client went silent without leaving. Clients such"
+                    + " as informers watch again from their last resourceVersion. A timeoutSeconds the client gives is"
+                    + " kept as given, longer ones too.");
     }
 
     /** The bounds on what clients of the resource view may hold open or make the server hold. */

@@ -33,7 +33,7 @@ final class KubeWatch {
         String initial = ctx.queryParam("sendInitialEvents");
         Format format = new Format(kind.kind(), KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial),
             tablePolicy(ctx));
-        long deadline = RestContext.deadline(ctx.queryParam("timeoutSeconds"));
+        long deadline = context.deadline(ctx.queryParam("timeoutSeconds"));
         try {
             context.watch(ctx, from(ctx.queryParam("resourceVersion"), initial), filter, deadline, format);
         } catch (ApiError e) {

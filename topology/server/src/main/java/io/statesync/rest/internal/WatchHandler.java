@@ -88,6 +88,7 @@ public final class WatchHandler {
         return t;
     });
     private final WatchLimits limits;
+    private final WatchTimeout timeouts;
     /** The threads that write events; a stream holds one only while it has events to write. */
     private final ExecutorService writers;
     private final Counter tooSlow;
@@ -156,6 +157,7 @@ public final class WatchHandler {
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
         this.tooSlow = cutoffs(registry, "send-timeout");
         this.tooFarBehind = cutoffs(registry, "too-far-behind");
+        this.timeouts = WatchTimeout.withMinimum(config.getLong(ServerConfig.WATCH_MIN_REQUEST_TIMEOUT_MS));
         this.limits = new WatchLimits(config.getInt(ServerConfig.WATCH_MAX_OPEN), config.getInt(ServerConfig.WATCH_MAX_OPEN_PER_TOKEN));
         this.writers = Executors.newFixedThreadPool(config.getInt(ServerConfig.WATCH_THREADS), new ThreadFactory() {
             private final AtomicInteger n = new AtomicInteger();
@@ -306,16 +308,12 @@ public final class WatchHandler {
         }
     }
 
-    /** {@code timeoutSeconds} as an epoch-millis deadline; none when absent. */
-    public static long deadline(String timeoutSeconds) {
-        if (timeoutSeconds == null || timeoutSeconds.isBlank()) {
-            return Long.MAX_VALUE;
-        }
-        try {
-            return System.currentTimeMillis() + Math.max(0, Long.parseLong(timeoutSeconds.trim())) * 1000;
-        } catch (NumberFormatException e) {
-            throw ApiError.badRequest("timeoutSeconds must be a whole number");
-        }
+    /**
+     * A watch's {@code timeoutSeconds} as an epoch-millis deadline from now: as given, or a random one between
+     * watch.min.request.timeout.ms and twice that when absent or 0; 400 when not a whole number.
+     */
+    public long deadline(String timeoutSeconds) {
+        return timeouts.deadline(timeoutSeconds, System.currentTimeMillis());
     }
 
     public void close() {

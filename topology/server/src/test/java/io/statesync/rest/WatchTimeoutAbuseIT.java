@@ -13,9 +13,7 @@ import java.util.Map;
 
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.server.ServerConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,34 +34,25 @@ class WatchTimeoutAbuseIT {
     /** The last chunk of a chunked answer: the clean end of a stream. */
     private static final String CHUNKED_END = "\r\n0\r\n\r\n";
 
-    private static RestTestApp app;
+    private RestTestApp app;
     private final List<Socket> sockets = new ArrayList<>();
 
-    @BeforeAll
-    static void start() throws Exception {
-        Map<String, Object> config = RestTestApp.config("watch-timeout", RestTestApp.prefix("watch-timeout"));
-        config.put(ServerConfig.WATCH_MAX_OPEN, MAX_OPEN);
-        config.put(ServerConfig.WATCH_MIN_REQUEST_TIMEOUT_MS, MIN_REQUEST_TIMEOUT_MS);
-        app = RestTestApp.start(config);
-    }
-
-    @AfterAll
-    static void stop() {
+    @AfterEach
+    void closeSocketsAndApp() throws IOException {
+        for (Socket s : sockets) {
+            s.close();
+        }
         if (app != null) {
             app.close();
         }
     }
 
-    @AfterEach
-    void closeSockets() throws IOException {
-        for (Socket s : sockets) {
-            s.close();
-        }
-        sockets.clear();
-    }
-
     @Test
     void shouldEndSilentWatchesWithoutTimeoutSecondsBetweenTheMinimumAndTwiceItAndAdmitNewOnes() throws Exception {
+        Map<String, Object> config = RestTestApp.config("watch-timeout", RestTestApp.prefix("watch-timeout"));
+        config.put(ServerConfig.WATCH_MAX_OPEN, MAX_OPEN);
+        config.put(ServerConfig.WATCH_MIN_REQUEST_TIMEOUT_MS, MIN_REQUEST_TIMEOUT_MS);
+        app = RestTestApp.start(config);
         assertThat(app.put("/api/v1/resources/Quiet/default/a", Map.of("spec", Map.of("n", 1))).statusCode()).isBetween(200, 201);
         String timedOut = readToEnd(admitted("/api/v1/watch?kind=Quiet&timeoutSeconds=1"));
         assertThat(timedOut).as("how a watch ends when its timeoutSeconds expires").endsWith(CHUNKED_END);
@@ -122,7 +111,7 @@ class WatchTimeoutAbuseIT {
     }
 
     /** The head of the answer to a watch, closed at once. */
-    private static String attempt(String path) throws IOException {
+    private String attempt(String path) throws IOException {
         try (Socket s = RawWatches.open(app.base, path, RestTestApp.WRITER, 0)) {
             s.setSoTimeout(10_000);
             return RawWatches.readHead(s.getInputStream());

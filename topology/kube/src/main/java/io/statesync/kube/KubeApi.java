@@ -13,6 +13,7 @@ import io.statesync.kube.internal.ResourceHandlers;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.rest.RestExtension;
+import io.statesync.rest.TokenAuth;
 
 /**
  * The Kubernetes API of an instance: group {@code statesync.io}, version {@code v1}, every kind namespaced, with
@@ -55,10 +56,18 @@ public final class KubeApi implements RestExtension {
         routes.put(NS + "/{name}/status", objects::statusWrite);
         routes.patch(NS + "/{name}/status", objects::statusWrite);
         // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
-        // does) is answered 503, on which it falls back to the HTTP stream; any other refusal would end its watch.
+        // does) is answered 503, on which it falls back to the HTTP stream; any other refusal ends its watch, so a watch
+        // the caps refuse is answered 429 here already, and its client learns of it instead of retrying unseen. No
+        // before-handler runs for an upgrade: the token is checked here, so only a reader learns of the caps.
         for (String path : new String[] {KubePaths.ROOT + "/{plural}", NS}) {
             routes.ws(path, ws -> ws.onConnect(session -> session.closeSession()));
             routes.wsBeforeUpgrade(path, ctx -> {
+                try {
+                    context.auth().require(ctx.header("Authorization"), TokenAuth.Role.READER);
+                    context.refuseWatchPastCaps(ctx);
+                } catch (ApiError refused) {
+                    refuseUpgrade(ctx, refused);
+                }
                 throw ApiError.unavailable("watches are served as HTTP streams, not over WebSocket", 1);
             });
         }
@@ -66,6 +75,25 @@ public final class KubeApi implements RestExtension {
         routes.get("/api/v1/events", events::core);
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/namespaces/{namespace}/events", events::eventsApi);
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/events", events::eventsApi);
+    }
+
+    /**
+     * Answers an upgrade with {@code refused} as a Status, written here since Javalin sends no body with what its error
+     * handling renders for an upgrade; thrown on, so that the upgrade stops.
+     */
+    private static void refuseUpgrade(Context ctx, ApiError refused) throws java.io.IOException {
+        jakarta.servlet.http.HttpServletResponse res = ctx.res();
+        res.setStatus(refused.code());
+        if (refused.retryAfterSeconds() != null) {
+            res.setHeader("Retry-After", String.valueOf(refused.retryAfterSeconds()));
+        }
+        res.setContentType("application/json");
+        byte[] body = KubeStatus.of(refused, ctx.pathParamMap().get("plural"), null).toString()
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        res.setContentLength(body.length);
+        res.getOutputStream().write(body);
+        res.flushBuffer();
+        throw refused;
     }
 
     /** Every error under the Kubernetes API's paths is a Status object, auth failures and unknown paths included. */

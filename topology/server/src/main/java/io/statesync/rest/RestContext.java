@@ -154,6 +154,14 @@ public final class RestContext {
     }
 
     /**
+     * Throws the 429 a watch of {@code ctx}'s client would get now past {@code watch.max.open} or
+     * {@code watch.max.open.per.token}, without opening one.
+     */
+    public void refuseWatchPastCaps(Context ctx) {
+        watches.refuseIfFull(ctx);
+    }
+
+    /**
      * Starts a watch on {@code ctx}'s response, the same stream as the server's own watch in another format: from
      * {@code from} (null: every current object first), until {@code deadline} (epoch millis). A position that
      * cannot be replayed is thrown as 410, and a watch past the caps as 429, before anything is written. The request

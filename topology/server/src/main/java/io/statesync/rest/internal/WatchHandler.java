@@ -221,6 +221,11 @@ public final class WatchHandler {
         });
     }
 
+    /** The 429 a watch of {@code ctx}'s client would get now, without opening one. */
+    public void refuseIfFull(Context ctx) {
+        limits.refuseIfFull(ctx.header("Authorization"), ctx.ip());
+    }
+
     /** The watches open now. */
     public int open() {
         return limits.open();

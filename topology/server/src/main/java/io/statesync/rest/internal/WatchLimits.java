@@ -56,8 +56,7 @@ public final class WatchLimits {
     public Permit acquire(String authorization, String remoteAddress) {
         if (open.incrementAndGet() > maxOpen) {
             open.decrementAndGet();
-            throw ApiError.tooManyRequests("this instance has watch.max.open=" + maxOpen + " watches open; retry later",
-                RETRY_AFTER_SECONDS);
+            throw instanceFull();
         }
         String holder = holder(authorization, remoteAddress);
         boolean[] admitted = {false};
@@ -71,10 +70,32 @@ public final class WatchLimits {
         });
         if (!admitted[0]) {
             open.decrementAndGet();
-            throw ApiError.tooManyRequests("this client has watch.max.open.per.token=" + maxPerToken
-                + " watches open; close one or retry later", RETRY_AFTER_SECONDS);
+            throw holderFull();
         }
         return new Permit(holder);
+    }
+
+    /**
+     * The 429 that {@link #acquire} would throw now, without taking a permit: for a client that asks for a WebSocket
+     * before it falls back to the HTTP stream, which then takes the permit.
+     */
+    public void refuseIfFull(String authorization, String remoteAddress) {
+        if (open.get() >= maxOpen) {
+            throw instanceFull();
+        }
+        if (perHolder.getOrDefault(holder(authorization, remoteAddress), 0) >= maxPerToken) {
+            throw holderFull();
+        }
+    }
+
+    private ApiError instanceFull() {
+        return ApiError.tooManyRequests("this instance has watch.max.open=" + maxOpen + " watches open; retry later",
+            RETRY_AFTER_SECONDS);
+    }
+
+    private ApiError holderFull() {
+        return ApiError.tooManyRequests("this client has watch.max.open.per.token=" + maxPerToken
+            + " watches open; close one or retry later", RETRY_AFTER_SECONDS);
     }
 
     /** Watches open now. */

@@ -183,7 +183,7 @@ public final class ServerConfig implements ConfigSection {
             .define(EVENTS_MAX_AGE_MS, Type.LONG, 3_600_000L, Range.between(1_000, 30L * 24 * 3_600_000), Importance.LOW,
                 "How far back the event history reaches, read again from statesync.events at every start "
                     + "(Kubernetes keeps events for an hour by default).")
-            .define(EVENTS_HISTORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+            .define(EVENTS_HISTORY_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
                 "The most bytes of heap the event history holds across all resources, its objects included; past it"
                     + " the longest histories lose their oldest entries first, then the resources whose latest event is"
                     + " the oldest lose theirs.")
@@ -219,22 +219,22 @@ public final class ServerConfig implements ConfigSection {
                 "An older view snapshot is not used. The limit is also capped at statesync.resources' delete.retention.ms,"
                     + " so that no deletion is missed because its tombstone was compacted away.")
             .define(VIEW_SPILL_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(0, Long.MAX_VALUE), Importance.LOW,
-                "Once the REST view holds this many bytes of resources on the heap, and at least a quarter of what its"
-                    + " snapshot file holds, it writes its snapshot while running and maps the values back from the file,"
-                    + " so that the heap keeps keys and summaries only. 0 writes the snapshot at a clean stop only. Needs"
-                    + " view.snapshot.enabled.")
+                "The most bytes of resources the REST view holds on the heap: once it holds this many, it writes its"
+                    + " snapshot while running and maps the values back from the file, so that the heap keeps keys and"
+                    + " summaries only. It writes earlier, from a quarter of this, when it also holds a quarter of what"
+                    + " the snapshot file holds. 0 writes the snapshot at a clean stop only. Needs view.snapshot.enabled.")
             .define(VIEW_SPILL_INTERVAL_MS, Type.LONG, 10_000L, Range.between(0, 86_400_000), Importance.LOW,
                 "The least time between two such writes of the REST view's snapshot (each rewrites the whole view).")
             .define(VIEW_RING_CAPACITY, Type.INT, 200_000, Range.between(10, 50_000_000), Importance.LOW,
                 "Recent changes the REST view keeps for watches; a watch from a position older than these is answered"
                     + " 410 Gone (Expired in the Kubernetes API) and the client lists again.")
-            .define(VIEW_RING_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
+            .define(VIEW_RING_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
                 "The most bytes the REST view's change ring holds on the heap for watches (each change's resource, the"
                     + " one a modification replaced, and the change itself; a value the view has moved to its snapshot"
                     + " file counts its key only), beside view.ring.capacity; the oldest changes leave first, and a"
                     + " watch from before them is answered 410. The default leaves most of the launcher's default heap"
                     + " to the rest of the instance.")
-            .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
+            .define(VIEW_JSON_CACHE_BYTES, Type.LONG, 16L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
                 "The most bytes of rendered JSON the REST server caches for point reads and watches. 0: no cache.")
             .define(LIST_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.between(64 * 1024, 1L << 40), Importance.LOW,
                 "The most bytes of resources (as stored on statesync.resources) one list page holds; a longer page is"

@@ -16,15 +16,19 @@ import org.slf4j.LoggerFactory;
  * swaps each resource still unchanged for its mapped copy ({@link SnapshotKeeper}). Otherwise a view that has read its
  * values from the topic holds all of them on the heap for as long as it runs.
  *
- * <p>Each write rewrites the whole view, so a write is due only when the heap holds at least a quarter of what the
- * file holds (each byte changed is then written at most about five times), and never sooner than the interval after
- * the last. The poller alone calls every method but {@link #close} and {@link #heapBytes}.
+ * <p>Each write rewrites the whole view. A write is due once the heap holds the threshold, whatever the file's size,
+ * so that the heap's share stays a budget in bytes as the view grows; below it, a write is due early, from a quarter of
+ * the threshold on, when the heap also holds at least a quarter of what the file holds (each byte changed is then
+ * written at most about five times). Never sooner than the interval after the last. The poller alone calls every
+ * method but {@link #close} and {@link #heapBytes}.
  */
 final class ViewSpill {
 
     private static final Logger LOG = LoggerFactory.getLogger(ViewSpill.class);
-    /** The heap's share of the file's bytes below which a write would mostly rewrite what is already mapped. */
+    /** The heap's share of the file's bytes below which an early write would mostly rewrite what is already mapped. */
     private static final int FILE_SHARE_DIVISOR = 4;
+    /** The threshold's share from which a write is due early, when the file is small beside the heap's values. */
+    private static final int EARLY_DIVISOR = 4;
 
     /** The view as written, and the same resources read back, index by index, with their values mapped. */
     record Spilled(StoredResource[] written, StoredResource[] mapped) {
@@ -77,8 +81,11 @@ final class ViewSpill {
     }
 
     boolean due(long nowMs) {
-        return snapshots != null && thresholdBytes > 0 && pending == null && heapBytes >= thresholdBytes
-            && heapBytes >= fileBytes / FILE_SHARE_DIVISOR && nowMs - lastStartMs >= intervalMs;
+        if (snapshots == null || thresholdBytes <= 0 || pending != null || nowMs - lastStartMs < intervalMs) {
+            return false;
+        }
+        return heapBytes >= thresholdBytes
+            || heapBytes >= thresholdBytes / EARLY_DIVISOR && heapBytes >= fileBytes / FILE_SHARE_DIVISOR;
     }
 
     /** Writes {@code sorted} (the view in key order, one per key) as of {@code positions}, then maps it back. */

@@ -27,8 +27,8 @@ class ViewSpillTest {
         ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 1_000);
         StoredResource a = resource("a", 60);
         spill.changed(null, a);
-        spill.loaded(10_000, 0);
-        assertThat(spill.due(20_000)).as("60 of 100 bytes").isFalse();
+        spill.loaded(10_000, 400);
+        assertThat(spill.due(20_000)).as("60 of 100 bytes, under a quarter of the file's 400").isFalse();
 
         spill.changed(null, resource("b", 60));
         assertThat(spill.heapBytes()).isEqualTo(120);
@@ -42,20 +42,32 @@ class ViewSpillTest {
     }
 
     @Test
-    void shouldCountTheSnapshotTheViewStartedFromAgainstTheNextWrite() {
+    void shouldBeDueAtTheThresholdHoweverLargeTheFileTheViewStartedFrom() {
         ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 0);
         spill.loaded(0, 1_000);
-        spill.changed(null, resource("a", 200));
-        assertThat(spill.due(0)).as("200 bytes on the heap against 1,000 in the file").isFalse();
-        spill.changed(null, resource("b", 50));
-        assertThat(spill.due(0)).isTrue();
+        StoredResource a = resource("a", 90);
+        spill.changed(null, a);
+        assertThat(spill.due(0)).as("90 bytes on the heap against 1,000 in the file").isFalse();
+        spill.changed(null, resource("b", 10));
+        assertThat(spill.due(0)).as("the threshold is a budget: a large file does not raise it").isTrue();
+        spill.close();
+    }
+
+    @Test
+    void shouldBeDueEarlyFromAQuarterOfTheThresholdWhenTheFileIsSmall() {
+        ViewSpill spill = new ViewSpill(store(dir.resolve("v.snapshot")), 100, 0);
+        spill.loaded(0, 40);
+        spill.changed(null, resource("a", 20));
+        assertThat(spill.due(0)).as("20 bytes, under a quarter of the threshold").isFalse();
+        spill.changed(null, resource("b", 5));
+        assertThat(spill.due(0)).as("25 bytes: a quarter of the threshold and over a quarter of the file").isTrue();
         spill.close();
     }
 
     @Test
     void shouldHandBackTheWrittenResourcesMappedFromTheFileInTheSameOrder() throws Exception {
         Path file = dir.resolve("v.snapshot");
-        ViewSpill spill = new ViewSpill(store(file), 1, 0);
+        ViewSpill spill = new ViewSpill(store(file), 100, 0);
         StoredResource[] sorted = {resource("a", 30), resource("b", 40), resource("c", 50)};
         for (StoredResource r : sorted) {
             spill.changed(null, r);
@@ -73,7 +85,8 @@ class ViewSpillTest {
             spill.mappedIn(done.written()[i]);
         }
         assertThat(spill.heapBytes()).isZero();
-        // The file now holds 120 bytes: the heap must reach a quarter of that, not only the threshold, to write again.
+        // The file now holds 120 bytes: below the threshold, the heap must reach a quarter of the threshold and of the
+        // file to write again.
         spill.changed(null, resource("d", 20));
         assertThat(spill.due(0)).isFalse();
         spill.changed(null, resource("e", 20));

@@ -62,6 +62,7 @@ public final class AppConfig extends AbstractConfig {
     public static final String RECONCILE_COALESCE_ENABLED = "reconcile.coalesce.enabled";
     public static final String RECONCILE_BATCH_INTERVAL_MS = "reconcile.batch.interval.ms";
     public static final String STATE_CACHE_MAX_ENTRIES = "state.cache.max.entries";
+    public static final String STATE_CACHE_MAX_BYTES = "state.cache.max.bytes";
     public static final String CORRECTIONS_RATE_PER_KIND = "corrections.rate.per.kind";
     public static final String CORRECTIONS_BURST_PER_KIND = "corrections.burst.per.kind";
     public static final String LOOP_RESTART_BACKOFF_MS = "loop.restart.backoff.ms";
@@ -318,7 +319,13 @@ public final class AppConfig extends AbstractConfig {
             .define(RECONCILE_BATCH_INTERVAL_MS, Type.LONG, 20L, Range.between(1, 10_000), Importance.LOW,
                 "Wall-clock period of the coalesced reconcile batch: the most a reconcile waits after its event.")
             .define(STATE_CACHE_MAX_ENTRIES, Type.INT, 5_000, Range.between(1, 10_000_000), Importance.LOW,
-                "Decoded per-key states kept per task between events (written back at each commit).");
+                "Decoded per-key states kept per task between events (written back at each commit).")
+            .define(STATE_CACHE_MAX_BYTES, Type.LONG, 2L * 1024 * 1024, Range.between(0, 1L << 40), Importance.LOW,
+                "The most bytes of decoded per-key states kept per task, counted as their encoded length in the state"
+                    + " store (a decoded state takes a few times that on the heap); past it, or past"
+                    + " state.cache.max.entries, the least recently used leave first, written back when changed. A"
+                    + " state written since the last commit counts from the commit that first encodes it. 0 keeps"
+                    + " only the states changed since the last commit.");
     }
 
     private static void defineCorrectionRate(ConfigDef def) {

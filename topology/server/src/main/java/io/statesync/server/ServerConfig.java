@@ -218,7 +218,7 @@ public final class ServerConfig implements ConfigSection {
             .define(VIEW_SNAPSHOT_MAX_AGE_MS, Type.LONG, 3_600_000L, Range.between(0, 7L * 24 * 3_600_000), Importance.LOW,
                 "An older view snapshot is not used. The limit is also capped at statesync.resources' delete.retention.ms,"
                     + " so that no deletion is missed because its tombstone was compacted away.")
-            .define(VIEW_SPILL_BYTES, Type.LONG, 64L * 1024 * 1024, Range.between(0, Long.MAX_VALUE), Importance.LOW,
+            .define(VIEW_SPILL_BYTES, Type.LONG, 32L * 1024 * 1024, Range.between(0, Long.MAX_VALUE), Importance.LOW,
                 "The most bytes of resources the REST view holds on the heap: once it holds this many, it writes its"
                     + " snapshot while running and maps the values back from the file, so that the heap keeps keys and"
                     + " summaries only. It writes earlier, from a quarter of this, when it also holds a quarter of what"

@@ -41,7 +41,10 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     private static final String PENDING_END = "\u0000pending0";
 
     private final int maxEntries;
-    private final Map<String, ReconcileState> decoded;
+    private final long maxBytes;
+    /** Least recently used first; weighed by {@link Cached#bytes}, summed in {@link #decodedBytes}. */
+    private final LinkedHashMap<String, Cached> decoded = new LinkedHashMap<>(16, 0.75f, true);
+    private long decodedBytes;
     /** The changed states since the last write-back, so that a commit touches only those, not the whole cache. */
     private final Map<String, ReconcileState> dirty = new LinkedHashMap<>();
     private final Set<String> pending = new LinkedHashSet<>();
@@ -50,21 +53,25 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     /** Here because it is per task too, shared by both processors, and forgotten with the decoded states. */
     private final RevisionCounter revisions = new RevisionCounter();
 
-    DecodedStateStore(KeyValueStore<String, ReconcileState> inner, int maxEntries) {
+    /**
+     * A decoded state and the length of its encoding when it was last read or written back: what its weight in the
+     * byte budget is, since the heap it takes decoded grows with it. A state new since the last commit weighs nothing
+     * until the commit encodes it.
+     */
+    private static final class Cached {
+        final ReconcileState state;
+        int bytes;
+
+        Cached(ReconcileState state, int bytes) {
+            this.state = state;
+            this.bytes = bytes;
+        }
+    }
+
+    DecodedStateStore(KeyValueStore<String, ReconcileState> inner, int maxEntries, long maxBytes) {
         super(inner);
         this.maxEntries = maxEntries;
-        this.decoded = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, ReconcileState> eldest) {
-                if (size() <= DecodedStateStore.this.maxEntries) {
-                    return false;
-                }
-                if (dirty.remove(eldest.getKey()) != null) {
-                    wrapped().put(eldest.getKey(), eldest.getValue());
-                }
-                return true;
-            }
-        };
+        this.maxBytes = maxBytes;
     }
 
     /** The inner store's key of the committed "reconcile pending" marker of {@code key}. */
@@ -88,13 +95,14 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     @Override
     public ReconcileState read(String key) {
-        ReconcileState cached = decoded.get(key);
+        Cached cached = decoded.get(key);
         if (cached != null) {
-            return cached;
+            return cached.state;
         }
         ReconcileState st = wrapped().get(key);
         if (st != null) {
-            decoded.put(key, st);
+            cache(key, st, ReconcileStateSerde.lastLength());
+            evictPastBudget();
         }
         return st;
     }
@@ -104,14 +112,43 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
      * what the stream thread keeps, which {@link #get} (a fresh decoding of the last commit) cannot show.
      */
     public ReconcileState cached(String key) {
-        return decoded.get(key);
+        Cached cached = decoded.get(key);
+        return cached == null ? null : cached.state;
+    }
+
+    /** The bytes the cached states weigh (see {@link Cached}). */
+    long cachedBytes() {
+        return decodedBytes;
     }
 
     @Override
     public void write(String key, ReconcileState st) {
-        // Into dirty first: putting into the cache may evict, and an evicted dirty entry is written through.
+        // Into dirty first: an evicted dirty entry is written through, this one included.
         dirty.put(key, st);
-        decoded.put(key, st);
+        Cached cached = decoded.get(key);
+        if (cached == null || cached.state != st) {
+            cache(key, st, cached == null ? 0 : cached.bytes);
+        }
+        evictPastBudget();
+    }
+
+    private void cache(String key, ReconcileState st, int bytes) {
+        Cached previous = decoded.put(key, new Cached(st, bytes));
+        decodedBytes += bytes - (previous == null ? 0 : previous.bytes);
+    }
+
+    /** Drops the least recently used states while the cache is past either bound; a changed one is written through. */
+    private void evictPastBudget() {
+        Iterator<Map.Entry<String, Cached>> it = decoded.entrySet().iterator();
+        while ((decoded.size() > maxEntries || decodedBytes > maxBytes) && it.hasNext()) {
+            Map.Entry<String, Cached> eldest = it.next();
+            it.remove();
+            decodedBytes -= eldest.getValue().bytes;
+            ReconcileState changed = dirty.remove(eldest.getKey());
+            if (changed != null) {
+                wrapped().put(eldest.getKey(), changed);
+            }
+        }
     }
 
     void remove(String key) {
@@ -120,7 +157,10 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     }
 
     private void forget(String key) {
-        decoded.remove(key);
+        Cached cached = decoded.remove(key);
+        if (cached != null) {
+            decodedBytes -= cached.bytes;
+        }
         dirty.remove(key);
     }
 
@@ -164,8 +204,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 if (kv.key.equals(fromExclusive)) {
                     continue;
                 }
-                ReconcileState cached = decoded.get(kv.key);
-                out.add(cached == null ? kv : KeyValue.pair(kv.key, cached));
+                Cached cached = decoded.get(kv.key);
+                out.add(cached == null ? kv : KeyValue.pair(kv.key, cached.state));
             }
         }
         return out;
@@ -192,8 +232,16 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 wrapped().put(pendingMarker(key), ReconcileState.newBuilder().build());
             }
         }
-        dirty.forEach((key, st) -> wrapped().put(key, st));
+        dirty.forEach((key, st) -> {
+            wrapped().put(key, st);
+            Cached cached = decoded.get(key);
+            if (cached != null && cached.state == st) {
+                decodedBytes += ReconcileStateSerde.lastLength() - cached.bytes;
+                cached.bytes = ReconcileStateSerde.lastLength();
+            }
+        });
         dirty.clear();
+        evictPastBudget();
     }
 
     @Override
@@ -217,6 +265,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     private void forget() {
         revisions.forget();
         decoded.clear();
+        decodedBytes = 0;
         dirty.clear();
         pending.clear();
         persistedMarkers.clear();

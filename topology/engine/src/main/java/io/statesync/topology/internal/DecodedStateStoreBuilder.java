@@ -11,15 +11,17 @@ public final class DecodedStateStoreBuilder implements StoreBuilder<DecodedState
 
     private final StoreBuilder<KeyValueStore<String, ReconcileState>> inner;
     private final int maxEntries;
+    private final long maxBytes;
 
-    public DecodedStateStoreBuilder(StoreBuilder<KeyValueStore<String, ReconcileState>> inner, int maxEntries) {
+    public DecodedStateStoreBuilder(StoreBuilder<KeyValueStore<String, ReconcileState>> inner, int maxEntries, long maxBytes) {
         this.inner = inner;
         this.maxEntries = maxEntries;
+        this.maxBytes = maxBytes;
     }
 
     @Override
     public DecodedStateStore build() {
-        return new DecodedStateStore(inner.build(), maxEntries);
+        return new DecodedStateStore(inner.build(), maxEntries, maxBytes);
     }
 
     @Override

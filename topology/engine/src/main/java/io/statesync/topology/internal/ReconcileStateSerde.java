@@ -27,6 +27,13 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class ReconcileStateSerde implements Serde<ReconcileState> {
 
+    /**
+     * The length of the record this thread last encoded or decoded: the decoded-state cache weighs its entries by it,
+     * and the typed store it sits on hands it objects, never their bytes. Set and read on the stream thread, within
+     * the one store call that ran the serde.
+     */
+    private static final ThreadLocal<int[]> LAST_LENGTH = ThreadLocal.withInitial(() -> new int[1]);
+
     private final Serde<ReconcileState> avro;
 
     public ReconcileStateSerde(Serde<ReconcileState> avro) {
@@ -41,13 +48,23 @@ public final class ReconcileStateSerde implements Serde<ReconcileState> {
     @Override
     public Serializer<ReconcileState> serializer() {
         Serializer<ReconcileState> inner = avro.serializer();
-        return (topic, st) -> st == null ? inner.serialize(topic, null) : encode(inner, topic, st);
+        return (topic, st) -> remember(st == null ? inner.serialize(topic, null) : encode(inner, topic, st));
     }
 
     @Override
     public Deserializer<ReconcileState> deserializer() {
         Deserializer<ReconcileState> inner = avro.deserializer();
-        return (topic, bytes) -> restore(inner.deserialize(topic, bytes));
+        return (topic, bytes) -> restore(inner.deserialize(topic, remember(bytes)));
+    }
+
+    /** The length of the record the calling thread's last encoding or decoding of a state saw (0 for none). */
+    static int lastLength() {
+        return LAST_LENGTH.get()[0];
+    }
+
+    private static byte[] remember(byte[] bytes) {
+        LAST_LENGTH.get()[0] = bytes == null ? 0 : bytes.length;
+        return bytes;
     }
 
     @Override

@@ -26,13 +26,15 @@ public interface ReconcileStateStore {
 
     /**
      * The persistent, logged store {@code name} of decoded states, encoded with {@link TopologySerdes#reconcileState}
-     * and holding at most {@link AppConfig#STATE_CACHE_MAX_ENTRIES} decoded states. It has no Streams cache: its own
+     * and holding at most {@link AppConfig#STATE_CACHE_MAX_ENTRIES} decoded states and
+     * {@link AppConfig#STATE_CACHE_MAX_BYTES} of their encodings. It has no Streams cache: its own
      * write-back cache already writes each changed key once per commit, and a byte-level cache behind it would only
      * copy every state once more.
      */
     static StoreBuilder<? extends StateStore> builder(String name, TopologySerdes serdes, AppConfig config) {
         return new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-            serdes.reconcileState()).withCachingDisabled(), config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES));
+            serdes.reconcileState()).withCachingDisabled(), config.getInt(AppConfig.STATE_CACHE_MAX_ENTRIES),
+            config.getLong(AppConfig.STATE_CACHE_MAX_BYTES));
     }
 
     /** The store of {@link #builder} behind the read-write decorator that a processor context hands out. */

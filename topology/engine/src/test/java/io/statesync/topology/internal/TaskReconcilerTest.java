@@ -49,7 +49,7 @@ class TaskReconcilerTest {
             new TaskId(0, partition), null);
         add(pc, new DecodedStateStoreBuilder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(
             TopologyNames.STATE_STORE), Serdes.String(), new TopologySerdes(new AppConfig(Map.of(
-            AppConfig.SCHEMA_REGISTRY_URL, "mock://task-reconciler-store"))).reconcileState()), 100));
+            AppConfig.SCHEMA_REGISTRY_URL, "mock://task-reconciler-store"))).reconcileState()), 100, 1L << 30));
         add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.TIMER_STORE), Serdes.String(),
             Serdes.ByteArray()));
         add(pc, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.REVISION_STORE), Serdes.String(),

@@ -11,7 +11,7 @@ import io.statesync.view.StoredResource;
  * Measures the heap the index's own structures take per key, apart from the keys and resources they hold: fills an
  * index with {@code WebApp/bench/app-N} keys as a first catch-up from the beginning does (in hash order, sorted at the
  * end), or from a snapshot's sorted map, and prints the heap used after a full collection before and after. Run by
- * hand with the test classpath: {@code java -XX:+UseSerialGC -Xmx2g -cp ... ResourceIndexHeapMain [keys] [load|snapshot]}.
+ * hand with the test classpath: {@code java -XX:+UseSerialGC -Xmx2g -cp ... ResourceIndexHeapMain [keys] [load|snapshot] [swap]}.
  */
 public final class ResourceIndexHeapMain {
 
@@ -31,8 +31,25 @@ public final class ResourceIndexHeapMain {
         long full = usedAfterGc();
         System.out.printf("%s: %d keys, index structures %.1f bytes per key (%d MB), size %d%n",
             snapshot ? "snapshot" : "load", keys, (full - empty) / (double) keys, (full - empty) >> 20, index.size());
+        if (args.length > 2 && args[2].equals("swap")) {
+            timeSwapIn(index);
+        }
         Reference.reachabilityFence(resources);
         Reference.reachabilityFence(index);
+    }
+
+    /** How long the spill's swap of every resource for its mapped copy holds the view's lock. */
+    private static void timeSwapIn(ResourceIndex index) {
+        for (int round = 0; round < 5; round++) {
+            StoredResource[] written = index.sortedArray();
+            StoredResource[] mapped = new StoredResource[written.length];
+            for (int i = 0; i < written.length; i++) {
+                mapped[i] = StoredResource.absent(written[i].key());
+            }
+            long start = System.nanoTime();
+            int swapped = index.swapIn(written, mapped, r -> { });
+            System.out.printf("swapIn of %d resources: %d ms%n", swapped, (System.nanoTime() - start) / 1_000_000);
+        }
     }
 
     private static ResourceIndex fromBeginning(StoredResource[] resources) {

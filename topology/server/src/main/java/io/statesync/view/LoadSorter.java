@@ -2,6 +2,7 @@ package io.statesync.view;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -91,6 +92,20 @@ public final class LoadSorter {
      * afterwards.
      */
     public TreeMap<String, StoredResource> tree() {
+        SortedMap<String, StoredResource> run = sorted();
+        if (run == null) {
+            return null;
+        }
+        TreeMap<String, StoredResource> tree = new TreeMap<>();
+        tree.putAll(run);
+        return tree;
+    }
+
+    /**
+     * As {@link #tree}, as a read-only sorted run that a sorted map's constructor or {@code putAll} builds from in
+     * linear time, without a tree in between; null when the sorter gave up. The sorter is spent afterwards.
+     */
+    public SortedMap<String, StoredResource> sorted() {
         if (keys == null) {
             return null;
         }
@@ -114,9 +129,7 @@ public final class LoadSorter {
             runStart = i;
         }
         giveUp();
-        TreeMap<String, StoredResource> tree = new TreeMap<>();
-        tree.putAll(new SortedRun(sortedKeys, sortedValues, kept));
-        return tree;
+        return new SortedRun(sortedKeys, sortedValues, kept);
     }
 
     private boolean packAll() {

@@ -2,7 +2,7 @@ package io.statesync.view;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -33,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * go to the key's owner (interactive queries), whose store also holds versions admitted but not yet published.
  *
  * <p>The parts, in {@code io.statesync.view.internal}: a {@link TopicReader} tails the topic on its own thread and
- * hands each poll here, which applies it to the {@link ResourceIndex} (the latest resource per key, by hash and in
- * key order) and the {@link ChangeRing} (recent changes and the position) under one lock, so that a batch of changes
- * and the position after it are always taken together. A list does not hold that lock while it scans: the
+ * hands each poll here, which applies it to the {@link ResourceIndex} (the latest resource per key, in key order)
+ * and the {@link ChangeRing} (recent changes and the position) under one lock, so that a batch of changes and the
+ * position after it are always taken together. A list does not hold that lock while it scans: the
  * {@link ChunkedScan} copies the index a chunk at a time and then brings the page to one position, the one it is
  * tagged with, so a long label-selector scan never stalls the reader or the watches. The {@link SnapshotKeeper}
  * starts the view from the snapshot file a clean stop wrote, moves values off the heap into a new one while it runs,
@@ -359,10 +359,10 @@ public final class ResourceView implements AutoCloseable {
         private void finishLoad(long loadStart) {
             long sortStart = System.nanoTime();
             if (!index.sortedLive()) {
-                TreeMap<String, StoredResource> tree = index.sortLoad();
+                ConcurrentSkipListMap<String, StoredResource> sorted = index.sortLoad();
                 lock.lock();
                 try {
-                    index.useSorted(tree);
+                    index.useSorted(sorted);
                 } finally {
                     lock.unlock();
                 }
@@ -396,7 +396,7 @@ public final class ResourceView implements AutoCloseable {
         }
 
         private void apply(ConsumerRecord<String, byte[]> r) {
-            // Looked up by hash: the sorted map's put or remove is then its only walk per record.
+            // Looked up first: the previous resource goes to the ring, and its key string is reused below.
             StoredResource previous = index.get(r.key());
             // The map's key string is kept, so a resource written many times holds one copy of its key.
             String key = previous == null ? r.key() : previous.key();

@@ -13,8 +13,10 @@ import java.util.TreeMap;
 
 /**
  * Resources already sorted by key, seen as a read-only {@link SortedMap} with natural key order, for one purpose:
- * {@link java.util.TreeMap#putAll} into an empty tree takes a sorted map of the same order as a sorted run and builds
- * the tree in linear time, without comparing keys. The range views are not needed for that and are not offered.
+ * {@link java.util.TreeMap#putAll} into an empty tree, and the constructor of
+ * {@link java.util.concurrent.ConcurrentSkipListMap} that takes a sorted map, take a sorted map of the same order as a
+ * sorted run and build in linear time, without comparing keys. The range views are not needed for that and are not
+ * offered.
  */
 public final class SortedRun extends AbstractMap<String, StoredResource> implements SortedMap<String, StoredResource> {
 
@@ -29,11 +31,16 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
      * reads at every comparison of a plain sort.
      */
     public static TreeMap<String, StoredResource> treeOf(Collection<StoredResource> resources) {
+        TreeMap<String, StoredResource> tree = new TreeMap<>();
+        tree.putAll(sortedOf(resources));
+        return tree;
+    }
+
+    /** {@code resources} (one per key, in any order) sorted once ({@link KeyOrder}), as a run to build a sorted map from. */
+    public static SortedMap<String, StoredResource> sortedOf(Collection<StoredResource> resources) {
         StoredResource[] all = resources.toArray(new StoredResource[0]);
         KeyOrder.sort(all);
-        TreeMap<String, StoredResource> tree = new TreeMap<>();
-        tree.putAll(new SortedRun(all));
-        return tree;
+        return new SortedRun(all);
     }
 
     /**

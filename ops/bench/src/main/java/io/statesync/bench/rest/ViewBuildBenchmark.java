@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 
 import io.statesync.avro.SyncStatus;
@@ -29,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * How the REST view builds its key-ordered map while it reads {@code statesync.resources} at start: the baseline
  * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record; {@code sortedOnce}
  * fills a hash map sized ahead and builds the tree once at the end ({@link SortedRun#treeOf}); {@code packedWhileRead}
- * packs each key as it is read and builds the tree from those arrays ({@link LoadSorter}), as the view does. The
+ * packs each key as it is read and builds the tree from those arrays ({@link LoadSorter}); and
+ * {@code packedWhileReadIntoSkipList} builds from those arrays the one skip list the view keeps, as the view does. The
  * records are the view's input: {@code records} keys in hash (partition) order, a few of them written twice, each a {@link StoredResource} allocated in that order with a value of
  * {@code valueBytes} beside it, as the view's heap holds them (a key's neighbours in memory are other partitions' keys
  * and their record values, not its neighbours in key order).
@@ -107,6 +109,22 @@ public class ViewBuildBenchmark {
     @Benchmark
     public int packedWhileRead() {
         ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>(records);
+        LoadSorter sorter = loadPacked(byKey);
+        TreeMap<String, StoredResource> tree = sorter.tree();
+        return tree.size() + byKey.size();
+    }
+
+    /** As {@link #packedWhileRead}, ending in the one skip list the view keeps, built from the sorted run directly. */
+    @Benchmark
+    public int packedWhileReadIntoSkipList() {
+        ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>(records);
+        LoadSorter sorter = loadPacked(byKey);
+        ConcurrentSkipListMap<String, StoredResource> sorted = new ConcurrentSkipListMap<>(sorter.sorted());
+        return sorted.size() + byKey.size();
+    }
+
+    /** Applies the input to {@code byKey} as the view's first catch-up does, packing each key as it is read. */
+    private LoadSorter loadPacked(ConcurrentHashMap<String, StoredResource> byKey) {
         LoadSorter sorter = LoadSorter.forRecords(records);
         for (StoredResource r : input) {
             StoredResource previous = byKey.get(r.key());
@@ -114,8 +132,7 @@ public class ViewBuildBenchmark {
             byKey.put(key, r);
             sorter.add(key, r);
         }
-        TreeMap<String, StoredResource> tree = sorter.tree();
-        return tree.size() + byKey.size();
+        return sorter;
     }
 
     @Benchmark

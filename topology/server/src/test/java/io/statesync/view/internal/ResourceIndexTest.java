@@ -39,6 +39,62 @@ class ResourceIndexTest {
     }
 
     @Test
+    void shouldAnswerPointReadsSizeAndPagesAlikeBeforeAndAfterTheLoadTurnsIntoTheSkipList() {
+        ResourceIndex index = new ResourceIndex();
+        index.expect(8);
+        index.loadFromBeginning(8);
+        for (String name : List.of("d", "b", "e", "a", "c")) {
+            put(index, resource("k/n/" + name, 1));
+        }
+        delete(index, "k/n/e");
+        delete(index, "k/n/zz");
+        put(index, resource("k/n/b", 2));
+        assertThat(index.size()).as("while loading").isEqualTo(4);
+
+        index.useSorted(index.sortLoad());
+
+        assertThat(index.size()).isEqualTo(4);
+        assertThat(index.get("k/n/b").version()).isEqualTo(2);
+        assertThat(index.get("k/n/e")).isNull();
+        assertThat(keys(index.page(r -> true, null, 10, new WatchPosition(new long[] {8}))))
+            .containsExactly("k/n/a", "k/n/b", "k/n/c", "k/n/d");
+        put(index, resource("k/n/ab", 1));
+        put(index, resource("k/n/c", 2));
+        delete(index, "k/n/a");
+        delete(index, "k/n/a");
+        assertThat(index.size()).as("live changes after the switch").isEqualTo(4);
+        assertThat(index.get("k/n/c").version()).isEqualTo(2);
+        assertThat(index.get("k/n/a")).isNull();
+        assertThat(keys(index.page(r -> true, "k/n/ab", 2, new WatchPosition(new long[] {12}))))
+            .containsExactly("k/n/b", "k/n/c");
+        assertThat(index.chunk(null, 10)).extracting(StoredResource::key).containsExactly("k/n/ab", "k/n/b", "k/n/c", "k/n/d");
+    }
+
+    @Test
+    void shouldStartFromASnapshotsMapWithoutKeepingItAndFollowLiveChanges() {
+        ResourceIndex index = new ResourceIndex();
+        index.expect(3);
+        TreeMap<String, StoredResource> snapshot = new TreeMap<>();
+        for (String name : List.of("c", "a", "b")) {
+            snapshot.put("k/n/" + name, resource("k/n/" + name, 1));
+        }
+        index.fill(snapshot);
+        index.useSorted(snapshot);
+        snapshot.clear();
+
+        assertThat(index.sortedLive()).isTrue();
+        assertThat(index.size()).isEqualTo(3);
+        assertThat(index.get("k/n/b").version()).isEqualTo(1);
+        delete(index, "k/n/b");
+        put(index, resource("k/n/d", 2));
+        assertThat(index.size()).isEqualTo(3);
+        assertThat(index.get("k/n/b")).isNull();
+        assertThat(keys(index.page(r -> true, null, 10, new WatchPosition(new long[] {2}))))
+            .containsExactly("k/n/a", "k/n/c", "k/n/d");
+        assertThat(index.sortedArray()).extracting(StoredResource::key).containsExactly("k/n/a", "k/n/c", "k/n/d");
+    }
+
+    @Test
     void shouldPageAfterAKeyWithTheFilterAndTheGivenPosition() {
         ResourceIndex index = new ResourceIndex();
         index.useSorted(new TreeMap<>());
@@ -77,6 +133,28 @@ class ResourceIndexTest {
         assertThat(index.get("k/n/a")).isSameAs(mapped[0]);
         assertThat(index.get("k/n/b").version()).isEqualTo(2);
         assertThat(index.sortedValues()).containsExactly(mapped[0], index.get("k/n/b"), mapped[2]);
+        assertThat(index.page(r -> true, null, 10, new WatchPosition(new long[] {3})).items())
+            .containsExactly(mapped[0], index.get("k/n/b"), mapped[2]);
+    }
+
+    @Test
+    void shouldNotBringBackAKeyDeletedSinceTheWriteWhenSwappingIn() {
+        ResourceIndex index = new ResourceIndex();
+        index.useSorted(new TreeMap<>());
+        for (String name : List.of("a", "b", "c")) {
+            put(index, resource("k/n/" + name, 1));
+        }
+        StoredResource[] written = index.sortedArray();
+        StoredResource[] mapped = {resource("k/n/a", 1), resource("k/n/b", 1), resource("k/n/c", 1)};
+        delete(index, "k/n/b");
+        List<StoredResource> swapped = new ArrayList<>();
+
+        assertThat(index.swapIn(written, mapped, swapped::add)).isEqualTo(2);
+
+        assertThat(swapped).containsExactly(written[0], written[2]);
+        assertThat(index.get("k/n/b")).isNull();
+        assertThat(index.size()).isEqualTo(2);
+        assertThat(index.sortedValues()).containsExactly(mapped[0], mapped[2]);
     }
 
     @Test

@@ -3,17 +3,16 @@ package io.statesync.view;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
- * The records of the view's first catch-up, as the topic hands them over, sorted once at its end into a tree of the
- * latest resource per key.
+ * The records of the view's first catch-up, as the topic hands them over, sorted once at its end into the latest
+ * resource per key in key order.
  *
- * <p>Why not sort the hash map's values at the end ({@link SortedRun#treeOf}): {@link KeyOrder} packs each key there,
+ * <p>Why not sort the hash map's values at the end ({@link SortedRun#sortedOf}): {@link KeyOrder} packs each key there,
  * reaching every resource, its key string and the string's bytes once more, scattered over a heap where each key sits
  * beside a value many times its size, so nearly every reach misses the caches, and during a wiped restore that pass
  * competes with the restore threads for memory. Here a key is packed as it is read, while its bytes are still in the
- * cache, into arrays sized from the topic's offsets; the end then sorts dense arrays and builds the tree from them,
+ * cache, into arrays sized from the topic's offsets; the end then sorts dense arrays and builds the run from them,
  * visiting no resource.
  *
  * <p>Every record takes a slot, in read order, so a key written twice has two, and the sort's stability puts the later
@@ -88,22 +87,9 @@ public final class LoadSorter {
     }
 
     /**
-     * The latest resource of every key that has one, in key order; null when the sorter gave up. The sorter is spent
+     * The latest resource of every key that has one, in key order, as a read-only sorted run that a sorted map's
+     * constructor or {@code putAll} builds from in linear time; null when the sorter gave up. The sorter is spent
      * afterwards.
-     */
-    public TreeMap<String, StoredResource> tree() {
-        SortedMap<String, StoredResource> run = sorted();
-        if (run == null) {
-            return null;
-        }
-        TreeMap<String, StoredResource> tree = new TreeMap<>();
-        tree.putAll(run);
-        return tree;
-    }
-
-    /**
-     * As {@link #tree}, as a read-only sorted run that a sorted map's constructor or {@code putAll} builds from in
-     * linear time, without a tree in between; null when the sorter gave up. The sorter is spent afterwards.
      */
     public SortedMap<String, StoredResource> sorted() {
         if (keys == null) {

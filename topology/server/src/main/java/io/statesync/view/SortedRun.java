@@ -26,17 +26,10 @@ public final class SortedRun extends AbstractMap<String, StoredResource> impleme
     private final int size;
 
     /**
-     * A new tree of {@code resources} (one per key, in any order): sorted once ({@link KeyOrder}), then built in linear
-     * time, which spares the tree walk and rebalancing per key of inserting them one by one, and the scattered key
-     * reads at every comparison of a plain sort.
+     * {@code resources} (one per key, in any order) sorted once ({@link KeyOrder}), as a run to build a sorted map from
+     * in linear time: that spares the walk per key of inserting them one by one, and the scattered key reads at every
+     * comparison of a plain sort.
      */
-    public static TreeMap<String, StoredResource> treeOf(Collection<StoredResource> resources) {
-        TreeMap<String, StoredResource> tree = new TreeMap<>();
-        tree.putAll(sortedOf(resources));
-        return tree;
-    }
-
-    /** {@code resources} (one per key, in any order) sorted once ({@link KeyOrder}), as a run to build a sorted map from. */
     public static SortedMap<String, StoredResource> sortedOf(Collection<StoredResource> resources) {
         StoredResource[] all = resources.toArray(new StoredResource[0]);
         KeyOrder.sort(all);

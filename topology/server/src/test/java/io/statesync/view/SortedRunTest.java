@@ -43,10 +43,10 @@ class SortedRunTest {
     void shouldBuildATreeInKeyOrderFromResourcesInAnyOrder() {
         List<StoredResource> unordered = List.of(StoredResource.absent("b/x/2"), StoredResource.absent("a/y/9"),
             StoredResource.absent("b/x/10"));
-        TreeMap<String, StoredResource> tree = SortedRun.treeOf(unordered);
+        TreeMap<String, StoredResource> tree = new TreeMap<>(SortedRun.sortedOf(unordered));
         assertThat(tree.keySet()).containsExactly("a/y/9", "b/x/10", "b/x/2");
         assertThat(tree.get("a/y/9")).isSameAs(unordered.get(1));
-        assertThat(SortedRun.treeOf(List.of())).isEmpty();
+        assertThat(SortedRun.sortedOf(List.of())).isEmpty();
     }
 
     @Test

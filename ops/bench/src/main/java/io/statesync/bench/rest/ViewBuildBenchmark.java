@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * How the REST view builds its key-ordered map while it reads {@code statesync.resources} at start: the baseline
  * ({@code oneByOne}) keeps the hash map (default size) and the tree up to date record by record; {@code sortedOnce}
- * fills a hash map sized ahead and builds the tree once at the end ({@link SortedRun#treeOf}); {@code packedWhileRead}
+ * fills a hash map sized ahead and builds the tree once at the end ({@link SortedRun#sortedOf}); {@code packedWhileRead}
  * packs each key as it is read and builds the tree from those arrays ({@link LoadSorter}); and
  * {@code packedWhileReadIntoSkipList} builds from those arrays the one skip list the view keeps, as the view does. The
  * records are the view's input: {@code records} keys in hash (partition) order, a few of them written twice, each a {@link StoredResource} allocated in that order with a value of
@@ -102,7 +102,7 @@ public class ViewBuildBenchmark {
             byKey.get(r.key());
             byKey.put(r.key(), r);
         }
-        TreeMap<String, StoredResource> tree = SortedRun.treeOf(byKey.values());
+        TreeMap<String, StoredResource> tree = new TreeMap<>(SortedRun.sortedOf(byKey.values()));
         return tree.size() + byKey.size();
     }
 
@@ -110,7 +110,7 @@ public class ViewBuildBenchmark {
     public int packedWhileRead() {
         ConcurrentHashMap<String, StoredResource> byKey = new ConcurrentHashMap<>(records);
         LoadSorter sorter = loadPacked(byKey);
-        TreeMap<String, StoredResource> tree = sorter.tree();
+        TreeMap<String, StoredResource> tree = new TreeMap<>(sorter.sorted());
         return tree.size() + byKey.size();
     }
 

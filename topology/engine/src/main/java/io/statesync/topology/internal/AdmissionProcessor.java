@@ -7,6 +7,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.WriteAdmission;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -18,6 +19,10 @@ import org.apache.kafka.streams.processor.api.Record;
  * has exactly one.
  */
 public final class AdmissionProcessor implements Processor<byte[], byte[], Object, Object> {
+
+    /** Each slice of a large store's recount is bounded in time, so that the task's records go on between them. */
+    private static final Duration RECOUNT_INTERVAL = Duration.ofMillis(100);
+    private static final long RECOUNT_BUDGET_NANOS = Duration.ofMillis(25).toNanos();
 
     private final TopologyContext ctx;
     private final AdmissionCommits commits;
@@ -38,8 +43,16 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         this.decoder = ctx.desiredDecoder();
         this.output = new ForwardingOutput(context);
         this.engine = ReconcileEngine.create(ctx, context);
-        // One processor per task counts the task's resources: the admission, which also owns the task's timer.
-        engine.recountResources();
+        // One processor per task counts the task's resources: the admission, which also owns the task's timer. A large
+        // store is counted a slice per punctuation, so that the task is RUNNING before it has decoded every key.
+        if (!engine.recountResources()) {
+            Cancellable[] recount = new Cancellable[1];
+            recount[0] = context.schedule(RECOUNT_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> {
+                if (engine.recountSome(RECOUNT_BUDGET_NANOS)) {
+                    recount[0].cancel();
+                }
+            });
+        }
         if (commits.enabled()) {
             context.schedule(Duration.ofMillis(commits.punctuationMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
                 if (commits.ofThisThread().punctuated(now)) {

@@ -232,6 +232,14 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
                 wrapped().put(pendingMarker(key), ReconcileState.newBuilder().build());
             }
         }
+        writeThrough();
+    }
+
+    /**
+     * Writes the changed states to the inner store before the commit would, so that a scan of it sees them; within the
+     * same transaction, so only the coalescing of later changes to them is lost.
+     */
+    void writeThrough() {
         dirty.forEach((key, st) -> {
             wrapped().put(key, st);
             Cached cached = decoded.get(key);

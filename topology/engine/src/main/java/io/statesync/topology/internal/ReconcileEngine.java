@@ -153,18 +153,18 @@ final class ReconcileEngine implements CollectedTask {
     }
 
     /**
-     * Counts the resources the task's store holds into statesync_resources: called when the task is assigned, at
-     * start and after a rebalance, so the gauge says what is, whatever transitions were missed or counted elsewhere.
+     * Starts recounting the resources the task's store holds into statesync_resources, and counts a first slice: called
+     * when the task is assigned, at start and after a rebalance, so the gauge says what is, whatever transitions were
+     * missed or counted elsewhere. Returns whether the recount has ended; if not, {@link #recountSome} goes on.
      */
-    void recountResources() {
-        Map<String, Long> counts = new java.util.HashMap<>();
-        stores.forEachState(st -> {
-            String series = ReconcileStep.series(st.getResource());
-            if (series != null) {
-                counts.merge(series, 1L, Long::sum);
-            }
-        });
-        ctx.metrics().recounted(task, counts);
+    boolean recountResources() {
+        reconciler.counter().startRecount();
+        return reconciler.counter().recount(0);
+    }
+
+    /** Goes on with the recount for about {@code budgetNanos}; returns whether it has ended. */
+    boolean recountSome(long budgetNanos) {
+        return reconciler.counter().recount(budgetNanos);
     }
 
     /** The task leaves this instance (revoked or closed): its resources are no longer counted here. */

@@ -53,16 +53,16 @@ final class ReconcileStep {
     private final ReconcileMetrics metrics;
     private final Events events;
     private final StepEvents stepEvents;
-    /** The task whose resources this step counts in statesync_resources. */
-    private final String task;
+    /** The task's share of statesync_resources. */
+    private final ResourceCounter counter;
     /** A key's dependents for the health rules' {@code children}, read only for a kind that has rules. */
     private final Function<String, List<Map<String, Object>>> children;
     /** Paces the corrections this task issues per kind. */
     private final CorrectionRateLimiter limiter;
 
-    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, String task,
+    ReconcileStep(StateStores stores, CorrectionPlanner planner, ReconcileMetrics metrics, Events events, ResourceCounter counter,
                   Function<String, List<Map<String, Object>>> children, CorrectionRateLimiter limiter) {
-        this.task = task;
+        this.counter = counter;
         this.limiter = limiter;
         this.children = children;
         this.stores = stores;
@@ -110,7 +110,7 @@ final class ReconcileStep {
         }
         Counted countedAfter = Counted.of(st.getResource());
         if (!Objects.equals(countedBefore, countedAfter)) {
-            metrics.resourceMoved(task, Counted.series(countedBefore), Counted.series(countedAfter));
+            counter.moved(key, Counted.series(countedBefore), Counted.series(countedAfter));
         }
         metrics.reconciled(kind, decision.getClass().getSimpleName(), result(decision), System.nanoTime() - t0);
         log(key, res, st, decision);

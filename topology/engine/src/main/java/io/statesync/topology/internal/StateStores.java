@@ -33,11 +33,23 @@ final class StateStores {
         this.revisions = context.getStateStore(REVISION_STORE);
     }
 
-    /** Visits every key's state as of the last commit (the pending markers are not states). */
-    void forEachState(java.util.function.Consumer<ReconcileState> visit) {
-        try (KeyValueIterator<String, ReconcileState> it = state.all()) {
-            it.forEachRemaining(kv -> visit.accept(kv.value));
-        }
+    /** The resource recount's view of the state store: its slices, after the changed states are written through. */
+    ResourceCounter.Source countingSource() {
+        return new ResourceCounter.Source() {
+            @Override
+            public List<KeyValue<String, String>> slice(String fromExclusive, int limit) {
+                List<KeyValue<String, String>> out = new ArrayList<>();
+                for (KeyValue<String, ReconcileState> kv : state.slice(fromExclusive, limit)) {
+                    out.add(KeyValue.pair(kv.key, ReconcileStep.series(kv.value.getResource())));
+                }
+                return out;
+            }
+
+            @Override
+            public void writeThrough() {
+                state.writeThrough();
+            }
+        };
     }
 
     /** The key's decoded state; a caller that changes it must {@link #put} it. */

@@ -57,6 +57,7 @@ final class TaskReconciler {
     private final DependentsIndex ownership;
     private final Events events = new Events();
     private final ReconcileStep step;
+    private final ResourceCounter counter;
     private final ReconcileEngine.Output out;
     private final String task;
 
@@ -67,7 +68,9 @@ final class TaskReconciler {
         this.ownership = ownership;
         this.task = task;
         this.out = new IndexingOutput(sinks, ownership);
-        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, task, ownership::children,
+        this.counter = new ResourceCounter(ctx.metrics(), task, stores.countingSource(), ResourceCounter.SLICE_KEYS,
+            System::nanoTime);
+        this.step = new ReconcileStep(stores, planner, ctx.metrics(), events, counter, ownership::children,
             new CorrectionRateLimiter(ctx.config().getDouble(AppConfig.CORRECTIONS_RATE_PER_KIND),
                 ctx.config().getInt(AppConfig.CORRECTIONS_BURST_PER_KIND)));
     }
@@ -107,6 +110,11 @@ final class TaskReconciler {
 
     StateStores stores() {
         return stores;
+    }
+
+    /** The task's share of statesync_resources, recounted from its store when the task is assigned. */
+    ResourceCounter counter() {
+        return counter;
     }
 
     PolicyCatalog policies() {

@@ -29,7 +29,13 @@ public record StatusView(SyncStatus syncStatus, List<ConditionView> conditions, 
     }
 
     public Optional<ConditionView> condition(String type) {
-        return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+        // A loop, not a stream: every reconcile looks up each condition, and a stream's set-up costs more than the walk.
+        for (ConditionView c : conditions) {
+            if (c.type().equals(type)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     public boolean sameExceptHeartbeat(StatusView other) {

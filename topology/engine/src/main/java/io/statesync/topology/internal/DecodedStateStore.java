@@ -45,8 +45,11 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     /** Least recently used first; weighed by {@link Cached#bytes}, summed in {@link #decodedBytes}. */
     private final LinkedHashMap<String, Cached> decoded = new LinkedHashMap<>(16, 0.75f, true);
     private long decodedBytes;
-    /** The changed states since the last write-back, so that a commit touches only those, not the whole cache. */
-    private final Map<String, ReconcileState> dirty = new LinkedHashMap<>();
+    /**
+     * The changed states since the last write-back, so that a commit touches only those, not the whole cache; each is
+     * also in {@link #decoded} (eviction writes a changed state through and drops it here).
+     */
+    private final Map<String, Cached> dirty = new LinkedHashMap<>();
     private final Set<String> pending = new LinkedHashSet<>();
     private final Set<String> persistedMarkers = new LinkedHashSet<>();
     private boolean markersLoaded;
@@ -112,8 +115,13 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
      * what the stream thread keeps, which {@link #get} (a fresh decoding of the last commit) cannot show.
      */
     public ReconcileState cached(String key) {
-        Cached cached = decoded.get(key);
-        return cached == null ? null : cached.state;
+        // A walk, not get(): looking must not make the state the most recently used.
+        for (Map.Entry<String, Cached> e : decoded.entrySet()) {
+            if (e.getKey().equals(key)) {
+                return e.getValue().state;
+            }
+        }
+        return null;
     }
 
     /** The bytes the cached states weigh (see {@link Cached}). */
@@ -123,30 +131,35 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
 
     @Override
     public void write(String key, ReconcileState st) {
-        // Into dirty first: an evicted dirty entry is written through, this one included.
-        dirty.put(key, st);
         Cached cached = decoded.get(key);
         if (cached == null || cached.state != st) {
-            cache(key, st, cached == null ? 0 : cached.bytes);
+            cached = cache(key, st, cached == null ? 0 : cached.bytes);
         }
+        // Into dirty before the eviction: an evicted dirty entry is written through, this one included.
+        dirty.put(key, cached);
         evictPastBudget();
     }
 
-    private void cache(String key, ReconcileState st, int bytes) {
-        Cached previous = decoded.put(key, new Cached(st, bytes));
+    private Cached cache(String key, ReconcileState st, int bytes) {
+        Cached fresh = new Cached(st, bytes);
+        Cached previous = decoded.put(key, fresh);
         decodedBytes += bytes - (previous == null ? 0 : previous.bytes);
+        return fresh;
     }
 
     /** Drops the least recently used states while the cache is past either bound; a changed one is written through. */
     private void evictPastBudget() {
+        if (decoded.size() <= maxEntries && decodedBytes <= maxBytes) {
+            return;
+        }
         Iterator<Map.Entry<String, Cached>> it = decoded.entrySet().iterator();
         while ((decoded.size() > maxEntries || decodedBytes > maxBytes) && it.hasNext()) {
             Map.Entry<String, Cached> eldest = it.next();
             it.remove();
             decodedBytes -= eldest.getValue().bytes;
-            ReconcileState changed = dirty.remove(eldest.getKey());
+            Cached changed = dirty.remove(eldest.getKey());
             if (changed != null) {
-                wrapped().put(eldest.getKey(), changed);
+                wrapped().put(eldest.getKey(), changed.state);
             }
         }
     }
@@ -240,13 +253,10 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
      * same transaction, so only the coalescing of later changes to them is lost.
      */
     void writeThrough() {
-        dirty.forEach((key, st) -> {
-            wrapped().put(key, st);
-            Cached cached = decoded.get(key);
-            if (cached != null && cached.state == st) {
-                decodedBytes += ReconcileStateSerde.lastLength() - cached.bytes;
-                cached.bytes = ReconcileStateSerde.lastLength();
-            }
+        dirty.forEach((key, cached) -> {
+            wrapped().put(key, cached.state);
+            decodedBytes += ReconcileStateSerde.lastLength() - cached.bytes;
+            cached.bytes = ReconcileStateSerde.lastLength();
         });
         dirty.clear();
         evictPastBudget();

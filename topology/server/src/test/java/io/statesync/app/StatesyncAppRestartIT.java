@@ -16,7 +16,16 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
+import io.statesync.schemas.Values;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.server.ServerConfig;
@@ -98,6 +107,45 @@ class StatesyncAppRestartIT {
             assertThat(read.statusCode()).isEqualTo(200);
             assertThat(new ObjectMapper().readTree(read.body()).path("spec").path("replicas").asLong()).isEqualTo(5);
         }
+    }
+
+    @Test
+    void shouldCountEveryKeptResourceAfterARestartWhoseRecountTakesSeveralSlices(EmbeddedCluster cluster) throws Exception {
+        AppConfig config = config(cluster, "");
+        int resources = 2_500; // over two partitions: more keys per task than one slice of the recount reads
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            TopologySerdes serdes = new TopologySerdes(config);
+            String topic = new TopicNames(config.topicPrefix()).desired();
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+                for (int i = 0; i < resources; i++) {
+                    DesiredState d = DesiredState.newBuilder().setKind("WebApp").setNamespace("count").setName("r-" + i)
+                        .setSpec(Values.fromJava(Map.of("replicas", 1L))).build();
+                    producer.send(new ProducerRecord<>(topic, "WebApp/count/r-" + i, serdes.desired().serializer().serialize(topic, d)));
+                }
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> countedResources(app.httpPort()) == resources);
+        }
+        try (StatesyncApp app = new StatesyncApp(config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ready(app));
+            // Nothing is reconciled after the restart: only the recount of the kept stores can bring the count back.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(countedResources(app.httpPort())).isEqualTo(resources));
+        }
+    }
+
+    /** The sum of statesync_resources over its series, as /metrics exports it. */
+    private static long countedResources(int port) throws Exception {
+        long sum = 0;
+        for (String line : get(port, "/metrics").body().split("\n")) {
+            if (line.startsWith("statesync_resources{")) {
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
     }
 
     private static HttpResponse<String> get(int port, String path) throws Exception {

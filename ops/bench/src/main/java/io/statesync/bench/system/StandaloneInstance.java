@@ -166,7 +166,12 @@ final class StandaloneInstance implements AutoCloseable {
         Map<String, Double> byName = new HashMap<>();
         try (var tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
             for (Path task : tasks.toList()) {
-                String stat = Files.readString(task.resolve("stat"));
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    continue; // the thread ended since the listing
+                }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "#");
                 byName.merge(name, cpuSecondsOf(stat), Double::sum);
             }

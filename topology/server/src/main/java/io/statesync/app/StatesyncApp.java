@@ -26,6 +26,7 @@ import io.statesync.registry.SchemaRegistryClients;
 import io.statesync.rest.RestServer;
 import io.statesync.serde.SerdeConfig;
 import io.statesync.server.ServerConfig;
+import io.statesync.topology.ClientRunning;
 import io.statesync.topology.ReconcileMetrics;
 import io.statesync.topology.StatesyncTopology;
 import io.statesync.topology.OutputLimits;
@@ -58,6 +59,8 @@ public final class StatesyncApp implements AutoCloseable {
     private final ReconcileMetrics metrics;
     /** Failing stream tasks and threads, which /readyz reports (a Streams state of RUNNING does not show them). */
     private final TaskFailures taskFailures = new TaskFailures(java.time.Clock.systemUTC());
+    /** Whether the streams run, for the work inside the topology that waits for it (the resource recount). */
+    private final ClientRunning clientRunning = new ClientRunning();
     private KafkaStreams streams;
     private RestServer rest;
     private KafkaStreamsMetrics streamsMetrics;
@@ -148,6 +151,7 @@ public final class StatesyncApp implements AutoCloseable {
 
     private KafkaStreams newStreams(Topology topology, String advertisedServer) {
         KafkaStreams created = new KafkaStreams(topology, streamsProperties(advertisedServer));
+        clientRunning.follow(() -> created.state() == KafkaStreams.State.RUNNING);
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Stream thread died; replacing it", e);
             taskFailures.threadDied(Thread.currentThread().getName(), e);
@@ -162,6 +166,7 @@ public final class StatesyncApp implements AutoCloseable {
     private Properties streamsProperties(String advertisedServer) {
         Properties props = StatesyncTopology.streamsProperties(config, metrics, taskFailures);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedServer);
+        props.put(ClientRunning.CONFIG_KEY, clientRunning);
         String instanceId = config.getString(ServerConfig.GROUP_INSTANCE_ID);
         if (!instanceId.isEmpty()) {
             // Streams suffixes it with the thread index, so each stream thread is its own static member.

@@ -190,7 +190,8 @@ public final class RestServer {
     public void startClients() {
         admission.start();
         view.start();
-        events.start();
+        // Its read-back waits for the two loads readiness waits for, instead of taking a core from them.
+        events.start(() -> view.ready() && streams != null && streams.state() == KafkaStreams.State.RUNNING);
         for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop())) {
             loop.bindTo(registry);
             health.addLoop(loop);

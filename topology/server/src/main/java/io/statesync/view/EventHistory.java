@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
@@ -58,6 +59,11 @@ public final class EventHistory implements AutoCloseable {
     private Map<TopicPartition, Long> end;
     private long pruneAt;
     private volatile boolean ready;
+    /** Longest the load waits for its start condition, so that an instance that never becomes ready still shows events. */
+    static final Duration HOLD_MAX = Duration.ofSeconds(30);
+    private static final long HOLD_CHECK_MS = 50;
+    private volatile BooleanSupplier startWhen = () -> true;
+    private volatile boolean closing;
 
     public EventHistory(AppConfig config, TopicNames topics, TopologySerdes serdes) {
         this.config = config;
@@ -79,6 +85,17 @@ public final class EventHistory implements AutoCloseable {
     }
 
     public void start() {
+        start(() -> true);
+    }
+
+    /**
+     * Starts the poll loop, which first waits until {@code startWhen} holds (checked every {@value #HOLD_CHECK_MS} ms)
+     * or {@link #HOLD_MAX} has passed. Reading back an hour of events decodes one record per event, a core's worth of
+     * work for seconds at a large instance; the instance holds it until its streams run and its view has loaded, so
+     * that a restart does not share its few cores with it. Until it has read them, the events API answers 503.
+     */
+    public void start(BooleanSupplier startWhen) {
+        this.startWhen = startWhen;
         tailer = CommittedTailer.of("statesync-event-history", ReadCommittedConsumers.readCommittedProps(config, "-event-history"),
             Duration.ofMillis(500), new Tail(), config).start();
     }
@@ -103,6 +120,7 @@ public final class EventHistory implements AutoCloseable {
 
         @Override
         public void assign(Consumer<String, byte[]> consumer) {
+            awaitStartCondition();
             List<TopicPartition> assigned = consumer.partitionsFor(topics.events(), Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(assigned);
@@ -125,6 +143,39 @@ public final class EventHistory implements AutoCloseable {
                 pruneAt = System.nanoTime();
             }
         }
+    }
+
+    /** On the loop's thread, before the first read: waits for the start condition, the hold's end or close. */
+    private void awaitStartCondition() {
+        long started = System.nanoTime();
+        boolean met = awaitStart(() -> closing || startWhen.getAsBoolean(), HOLD_MAX, System::nanoTime, () -> Thread.sleep(HOLD_CHECK_MS));
+        LOG.info("Event history starts loading {} ms after its loop started{}", (System.nanoTime() - started) / 1_000_000,
+            met ? "" : ", without waiting longer for the streams to run and the resource view to load");
+    }
+
+    /** A pause between two checks of the start condition. */
+    interface Pause {
+        void pause() throws InterruptedException;
+    }
+
+    /**
+     * Checks {@code condition} until it holds (true) or {@code max} has passed on {@code nanoTime} or the thread is
+     * interrupted (false), pausing between checks.
+     */
+    static boolean awaitStart(BooleanSupplier condition, Duration max, java.util.function.LongSupplier nanoTime, Pause pause) {
+        long deadline = nanoTime.getAsLong() + max.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (nanoTime.getAsLong() - deadline >= 0) {
+                return false;
+            }
+            try {
+                pause.pause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     private void seekToMaxAge(Consumer<String, byte[]> consumer, List<TopicPartition> parts, Map<TopicPartition, Long> end) {
@@ -169,6 +220,7 @@ public final class EventHistory implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         if (tailer != null) {
             tailer.close();
         }

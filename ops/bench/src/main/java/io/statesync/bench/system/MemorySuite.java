@@ -109,6 +109,7 @@ public final class MemorySuite {
                 s[4], s[5], s[6]);
             samples.add(s);
         }
+        quickRestarts(config, jvm);
         List<double[]> restarts = samples.subList(1, samples.size());
         table.row("**median**", Stats.median(samples.stream().map(s -> s[0]).toList()),
             Stats.median(samples.stream().map(s -> s[1]).toList()), Stats.median(samples.stream().map(s -> s[2]).toList()),
@@ -116,6 +117,54 @@ public final class MemorySuite {
             Stats.median(samples.stream().map(s -> s[4]).toList()), Stats.median(samples.stream().map(s -> s[5]).toList()),
             Stats.median(samples.stream().map(s -> s[6]).toList()));
         return table.render();
+    }
+
+    /**
+     * {@code -Dstatesync.bench.standalone.restarts=N}: after the runs, N more kept restarts per build, timed to
+     * {@code /readyz} 200 only (no GC, no list), taking turns among the builds in
+     * {@code -Dstatesync.bench.standalone.launchers} (their {@code bin/statesync}, comma separated; default the one
+     * found), to compare builds on one loaded state. Each build first runs once unreported, to write its class-data
+     * archive. {@code -Dstatesync.bench.standalone.dumps=true} sends each instance SIGQUIT every 500 ms until ready, so
+     * that its log holds thread dumps of the restart.
+     */
+    private void quickRestarts(AppConfig config, List<String> jvm) throws Exception {
+        int n = Integer.getInteger("statesync.bench.standalone.restarts", 0);
+        String given = System.getProperty("statesync.bench.standalone.launchers", "");
+        List<Path> builds = given.isEmpty() ? java.util.Collections.singletonList(StandaloneInstance.distLauncher())
+            : java.util.Arrays.stream(given.split(",")).map(Path::of).toList();
+        for (int r = 0; r <= n && n > 0; r++) {
+            for (int b = 0; b < builds.size(); b++) {
+                double ready = timedRestart(builds.get(b), config, jvm, "q" + r + "-b" + b);
+                System.err.printf("  restart %d of build %d (%s): ready after %.2f s%s%n", r, b, builds.get(b), ready,
+                    r == 0 ? " (writes its class-data archive: not counted)" : "");
+            }
+        }
+    }
+
+    private double timedRestart(Path launcher, AppConfig config, List<String> jvm, String name) throws Exception {
+        Path log = cluster.dir().resolve(config.getString(AppConfig.APPLICATION_ID) + "-" + name + ".log");
+        var dumps = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        long start = System.nanoTime();
+        try (StandaloneInstance app = StandaloneInstance.start(launcher, config, jvm, log, cluster.dir().resolve("cds"))) {
+            if (Boolean.getBoolean("statesync.bench.standalone.dumps")) {
+                dumps.scheduleAtFixedRate(() -> {
+                    try {
+                        app.threadDump();
+                    } catch (Exception e) {
+                        System.err.println("    thread dump failed: " + e);
+                    }
+                }, 500, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+            app.awaitReady(Duration.ofMinutes(10));
+            double ready = (System.nanoTime() - start) / 1e9;
+            dumps.shutdownNow();
+            System.err.printf("    %.2f CPU s used: %s%n", app.cpuSeconds(), app.cpuByThread(10));
+            Thread.sleep(2000); // a restart stops a settled instance, not one in the middle of its first commits
+            return ready;
+        } finally {
+            dumps.shutdownNow();
+            keepLog(log);
+        }
     }
 
     private double[] standaloneRun(AppConfig config, List<String> jvm, int run) throws Exception {
@@ -142,9 +191,12 @@ public final class MemorySuite {
             System.err.printf("    at /readyz 200: heap after full GC %.0f MB, RSS %.0f MB, peak RSS %.0f MB%n", heap, rss, peak);
             // The values a restart maps from the view snapshot are resident only once read; reading them all is the
             // most the same view can take, file-backed pages the kernel may drop and read again.
-            long listed;
+            long listed = -1;
             try {
-                listed = app.listAll();
+                // -Dstatesync.bench.standalone.list=false skips the list, for runs that only time restarts.
+                if (!"false".equals(System.getProperty("statesync.bench.standalone.list"))) {
+                    listed = app.listAll();
+                }
             } finally {
                 keepLog(log);
             }

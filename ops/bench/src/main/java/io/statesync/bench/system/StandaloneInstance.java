@@ -50,8 +50,12 @@ final class StandaloneInstance implements AutoCloseable {
      * with this benchmark's class path. {@code -Dstatesync.bench.standalone.launcher=java} forces the latter.
      */
     static StandaloneInstance start(AppConfig config, List<String> jvmOptions, Path log, Path cdsDir) throws IOException {
+        return start(distLauncher(), config, jvmOptions, log, cdsDir);
+    }
+
+    /** As {@link #start(AppConfig, List, Path, Path)}, through the given {@code bin/statesync} (null: this class path). */
+    static StandaloneInstance start(Path launcher, AppConfig config, List<String> jvmOptions, Path log, Path cdsDir) throws IOException {
         int port = freePort();
-        Path launcher = distLauncher();
         List<String> cmd = new ArrayList<>();
         ProcessBuilder pb = new ProcessBuilder(cmd);
         if (launcher != null) {
@@ -84,6 +88,11 @@ final class StandaloneInstance implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** SIGQUIT: the JVM prints a thread dump to its output (the instance's log), far cheaper than a jcmd JVM. */
+    void threadDump() throws Exception {
+        new ProcessBuilder("kill", "-QUIT", Long.toString(pid())).start().waitFor(5, TimeUnit.SECONDS);
     }
 
     long pid() {
@@ -157,7 +166,12 @@ final class StandaloneInstance implements AutoCloseable {
         Map<String, Double> byName = new HashMap<>();
         try (var tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
             for (Path task : tasks.toList()) {
-                String stat = Files.readString(task.resolve("stat"));
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    continue; // the thread ended since the listing
+                }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "#");
                 byName.merge(name, cpuSecondsOf(stat), Double::sum);
             }

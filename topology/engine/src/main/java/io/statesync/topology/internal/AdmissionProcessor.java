@@ -5,9 +5,9 @@ import java.time.Duration;
 import io.statesync.avro.DesiredState;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.Propagation;
+import io.statesync.topology.ClientRunning;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.WriteAdmission;
-import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -46,12 +46,9 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
         // One processor per task counts the task's resources: the admission, which also owns the task's timer. A large
         // store is counted a slice per punctuation, so that the task is RUNNING before it has decoded every key.
         if (!engine.recountResources()) {
-            Cancellable[] recount = new Cancellable[1];
-            recount[0] = context.schedule(RECOUNT_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> {
-                if (engine.recountSome(RECOUNT_BUDGET_NANOS)) {
-                    recount[0].cancel();
-                }
-            });
+            RecountPunctuation recount = new RecountPunctuation(ClientRunning.in(context.appConfigs()), engine::recountSome,
+                RECOUNT_BUDGET_NANOS);
+            recount.cancelling(context.schedule(RECOUNT_INTERVAL, PunctuationType.WALL_CLOCK_TIME, recount));
         }
         if (commits.enabled()) {
             context.schedule(Duration.ofMillis(commits.punctuationMs()), PunctuationType.WALL_CLOCK_TIME, now -> {

@@ -18,7 +18,8 @@ import org.apache.kafka.streams.KeyValue;
  * <p>The recount reads the store a slice at a time, from the assignment on and then from a punctuation, so that a task
  * with many keys reaches RUNNING without decoding all of them first. While it runs, a move of a key the recount has
  * already passed changes the recount's totals, and a move of a key ahead of it is left for the recount to read; the
- * changed states are written through before each slice so that the store holds them, new keys included. The task
+ * changed states are written through before each call's slices so that the store holds them, new keys included (no
+ * reconcile runs between the slices of one call). The task
  * counts in the gauge once its recount ends.
  */
 final class ResourceCounter {
@@ -36,11 +37,10 @@ final class ResourceCounter {
 
     static final int SLICE_KEYS = 1_000;
 
-    private final int sliceKeys;
-
     private final ReconcileMetrics metrics;
     private final String task;
     private final Source source;
+    private final int sliceKeys;
     private final LongSupplier nanoTime;
     private boolean counting;
     private String cursor;
@@ -90,8 +90,8 @@ final class ResourceCounter {
             return true;
         }
         long start = nanoTime.getAsLong();
+        source.writeThrough();
         do {
-            source.writeThrough();
             List<KeyValue<String, String>> slice = source.slice(cursor, sliceKeys);
             for (KeyValue<String, String> kv : slice) {
                 if (kv.value != null) {

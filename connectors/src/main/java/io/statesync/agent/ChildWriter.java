@@ -15,7 +15,11 @@ import java.util.concurrent.TimeUnit;
 import io.statesync.avro.Correction;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.OwnerReference;
+import io.statesync.avro.PatchType;
+import io.statesync.avro.WritePatch;
 import io.statesync.schemas.Values;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,9 +28,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Lets an agent for a kind keep child resources of its own resources, as a Kubernetes controller keeps the objects
- * it owns: {@link #render} writes each child's desired state to {@code statesync.desired} with the parent as its
- * controller owner ({@code blockOwnerDeletion: true}), under a deterministic name ({@code <parent>-<suffix>}), and
- * deletes the children it wrote for that parent before that are no longer rendered. A child whose rendering did not
+ * it owns: {@link #render} server-side applies each child to {@code statesync.desired} under the writer's field
+ * manager, with the parent as its controller owner ({@code blockOwnerDeletion: true}), under a deterministic name
+ * ({@code <parent>-<suffix>}), and deletes the children it wrote for that parent before that are no longer rendered.
+ * As an apply, a write needs no read first, leaves alone the fields other managers set on the child, removes the
+ * fields a rendering stops setting, and is refused (a Conflict event naming the fields) rather than silently
+ * overwriting a field someone else changed. A child whose rendering did not
  * change since the last write is not written again; a write that is written again anyway (after a restart) is a
  * no-op at admission, so rendering is idempotent. Deleting the parent needs nothing from here: statesync's garbage
  * collector deletes the children of a parent that is gone.
@@ -38,19 +45,30 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class ChildWriter implements AutoCloseable {
 
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
+    /** The field manager of {@link #ChildWriter(Producer, String)}. */
+    public static final String DEFAULT_FIELD_MANAGER = "statesync-child-writer";
 
     /** One child: its kind, the suffix of its name after the parent's name and a dash, and its spec as a tree. */
     public record Child(String kind, String suffix, Map<String, ?> spec) {
     }
 
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
     private final Producer<String, DesiredState> producer;
     private final String topic;
+    private final String fieldManager;
     /** Parent key to the children last written for it, key to the desired state as written. */
     private final Map<String, Map<String, DesiredState>> written = new ConcurrentHashMap<>();
 
     public ChildWriter(Producer<String, DesiredState> producer, String desiredTopic) {
+        this(producer, desiredTopic, DEFAULT_FIELD_MANAGER);
+    }
+
+    /** A writer whose applies are recorded under {@code fieldManager} in the children's managed fields. */
+    public ChildWriter(Producer<String, DesiredState> producer, String desiredTopic, String fieldManager) {
         this.producer = producer;
         this.topic = desiredTopic;
+        this.fieldManager = fieldManager;
     }
 
     /** A writer with its own producer over {@code desired} (e.g. {@link AgentSerdes#desired}). */
@@ -79,7 +97,8 @@ public final class ChildWriter implements AutoCloseable {
         for (Child c : children) {
             String name = childName(parent.getName(), c.suffix());
             DesiredState d = DesiredState.newBuilder().setKind(c.kind()).setNamespace(parent.getNamespace()).setName(name)
-                .setSpec(Values.fromJava(c.spec())).setOwnerReferences(List.of(owner)).build();
+                .setPatch(new WritePatch(PatchType.Apply, configuration(owner, c.spec()))).setFieldManager(fieldManager)
+                .build();
             String key = c.kind() + "/" + parent.getNamespace() + "/" + name;
             now.put(key, d);
             if (!d.equals(before.get(key))) {
@@ -96,6 +115,16 @@ public final class ChildWriter implements AutoCloseable {
         }
         written.put(parentKey, new HashMap<>(now));
         return new ArrayList<>(now.keySet());
+    }
+
+    /** The child's whole intent as this manager applies it: the controller reference and the spec. */
+    private static String configuration(OwnerReference owner, Map<String, ?> spec) {
+        ObjectNode config = JSON.objectNode();
+        config.putObject("metadata").putArray("ownerReferences").addObject().put("apiVersion", owner.getApiVersion())
+            .put("kind", owner.getKind()).put("name", owner.getName()).put("uid", owner.getUid())
+            .put("controller", owner.getController()).put("blockOwnerDeletion", owner.getBlockOwnerDeletion());
+        config.set("spec", Values.toJson(Values.fromJava(spec)));
+        return config.toString();
     }
 
     /** The parent is gone: forget its children (the garbage collector deletes them). */

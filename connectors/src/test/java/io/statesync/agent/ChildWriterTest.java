@@ -7,7 +7,10 @@ import java.util.Map;
 import io.statesync.avro.Action;
 import io.statesync.avro.Correction;
 import io.statesync.avro.DesiredState;
+import io.statesync.avro.PatchType;
 import io.statesync.avro.Reason;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statesync.schemas.Values;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,12 +42,16 @@ class ChildWriterTest {
         assertThat(sent).extracting(ProducerRecord::key).containsExactlyElementsOf(keys);
         DesiredState d = sent.get(0).value();
         assertThat(d.getName()).isEqualTo("shop-deployment");
-        assertThat(d.getOwnerReferences()).singleElement().satisfies(r -> {
-            assertThat(r.getKind()).isEqualTo("WebApp");
-            assertThat(r.getName()).isEqualTo("shop");
-            assertThat(r.getUid()).isEqualTo("uid-shop");
-            assertThat(r.getController()).isTrue();
-            assertThat(r.getBlockOwnerDeletion()).isTrue();
+        assertThat(d.getPatch().getType()).isEqualTo(PatchType.Apply);
+        assertThat(d.getFieldManager()).isEqualTo(ChildWriter.DEFAULT_FIELD_MANAGER);
+        JsonNode config = new ObjectMapper().readTree(d.getPatch().getDocument());
+        assertThat(config.path("spec").path("replicas").asLong()).isEqualTo(2L);
+        assertThat(config.path("metadata").path("ownerReferences")).singleElement().satisfies(r -> {
+            assertThat(r.path("kind").asText()).isEqualTo("WebApp");
+            assertThat(r.path("name").asText()).isEqualTo("shop");
+            assertThat(r.path("uid").asText()).isEqualTo("uid-shop");
+            assertThat(r.path("controller").asBoolean()).isTrue();
+            assertThat(r.path("blockOwnerDeletion").asBoolean()).isTrue();
         });
     }
 

@@ -50,6 +50,17 @@ public final class ApplyCommand extends ClientCommand {
     @Option(names = "--dry-run", description = "Validate and admit on the server (?dryRun=All) and write nothing.")
     boolean dryRun;
 
+    @Option(names = "--server-side", description = "Server-side apply: the file is this field manager's whole intent;"
+        + " fields it applied before and leaves out are removed, and fields other managers own are conflicts.")
+    boolean serverSide;
+
+    @Option(names = "--force-conflicts", description = "With --server-side: take the fields other managers own.")
+    boolean forceConflicts;
+
+    @Option(names = "--field-manager", defaultValue = "statesync", description = "The manager the writes are recorded"
+        + " under in metadata.managedFields (default: ${DEFAULT-VALUE}).")
+    String fieldManager;
+
     private boolean bulk;
 
     @Override
@@ -120,9 +131,8 @@ public final class ApplyCommand extends ClientCommand {
     private void applyChunk(ApiClient api, List<JsonNode> chunk, Tally tally) throws IOException {
         ObjectNode body = JSON.objectNode().put("apiVersion", "statesync.io/v1").put("kind", "BulkWrite");
         ArrayNode items = body.putArray("items");
-        chunk.forEach(doc -> items.addObject().put("op", "put").set("object", doc));
-        ApiClient.Response r = api.send("POST", "/api/v1/bulk" + (dryRun ? "?dryRun=All" : ""), body.toString(),
-            "application/json", Map.of());
+        chunk.forEach(doc -> items.addObject().put("op", serverSide ? "apply" : "put").set("object", doc));
+        ApiClient.Response r = api.send("POST", bulkPath(), body.toString(), "application/json", Map.of());
         if (r.status() == 413 && chunk.size() > 1) {
             applyChunk(api, chunk.subList(0, chunk.size() / 2), tally);
             applyChunk(api, chunk.subList(chunk.size() / 2, chunk.size()), tally);
@@ -140,12 +150,25 @@ public final class ApplyCommand extends ClientCommand {
         }
     }
 
+    private String bulkPath() {
+        StringBuilder q = new StringBuilder("/api/v1/bulk?fieldManager=")
+            .append(java.net.URLEncoder.encode(fieldManager, java.nio.charset.StandardCharsets.UTF_8));
+        if (dryRun) {
+            q.append("&dryRun=All");
+        }
+        if (serverSide && forceConflicts) {
+            q.append("&force=true");
+        }
+        return q.toString();
+    }
+
     private void report(JsonNode result, Tally tally) {
         String key = result.path("key").asText();
         int code = result.path("code").asInt();
         if (code >= 200 && code < 300) {
             if (noProgress || !bulk) {
-                out().println(key + " " + (code == 201 ? "created" : "configured") + (dryRun ? " (dry run)" : ""));
+                out().println(key + " " + (serverSide ? "serverside-applied" : code == 201 ? "created" : "configured")
+                    + (dryRun ? " (dry run)" : ""));
             }
             return;
         }

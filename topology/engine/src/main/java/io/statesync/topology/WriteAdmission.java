@@ -14,7 +14,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventCause;
 import io.statesync.avro.EventType;
+import io.statesync.avro.ManagedFieldsEntry;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.OwnerReference;
 import io.statesync.avro.PatchType;
@@ -26,6 +28,9 @@ import io.statesync.reconciler.IncomingSpec;
 import io.statesync.reconciler.OwnerCollector;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StoredSpec;
+import io.statesync.reconciler.fields.ApplyConflictException;
+import io.statesync.reconciler.fields.Conflict;
+import io.statesync.reconciler.fields.FieldManager;
 import io.statesync.schemas.Values;
 import io.statesync.config.AppConfig;
 import io.statesync.topology.internal.AvroMapping;
@@ -65,13 +70,15 @@ public final class WriteAdmission {
      * write cannot be checked against its rules; the REST API answers 503, and the write may be sent again.
      */
     public static final String POLICY_UNAVAILABLE = "PolicyUnavailable";
+    /** A server-side apply that would change fields other managers own; each is a cause of the refusal. */
+    public static final String FIELD_MANAGER_CONFLICT = "FieldManagerConflict";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
 
     /** The apiVersion a reference gets when it names none: the only one statesync serves. */
     private static final String OWNER_API_VERSION = "statesync.io/v1";
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers", "ownerReferences");
+    private static final Set<String> PATCHABLE_METADATA = Set.of("labels", "annotations", "finalizers", "ownerReferences", "managedFields");
 
     private WriteAdmission() {
     }
@@ -109,7 +116,11 @@ public final class WriteAdmission {
     public record Accepted(DesiredState effective, AdmissionOutcome outcome) implements Decision {
     }
 
-    public record Refused(EventType type, String reason, String message) implements Decision {
+    /** {@code causes} name the fields of a refusal field by field (an apply's conflicts), else empty. */
+    public record Refused(EventType type, String reason, String message, List<EventCause> causes) implements Decision {
+        public Refused(EventType type, String reason, String message) {
+            this(type, reason, message, List.of());
+        }
     }
 
     /**
@@ -122,6 +133,11 @@ public final class WriteAdmission {
 
     /** As {@link #decide(Resource, DesiredState, ReconcilePolicy)}, with the configured bounds of a patch's result. */
     public static Decision decide(Resource current, DesiredState request, ReconcilePolicy policy, Limits limits) {
+        return decide(current, request, policy, limits, System.currentTimeMillis());
+    }
+
+    /** As {@link #decide(Resource, DesiredState, ReconcilePolicy, Limits)} at {@code now}, the time of managed fields. */
+    public static Decision decide(Resource current, DesiredState request, ReconcilePolicy policy, Limits limits, long now) {
         Refused precondition = precondition(current, request.getExpectedResourceVersion());
         if (precondition != null) {
             return precondition;
@@ -130,7 +146,18 @@ public final class WriteAdmission {
             return new Refused(EventType.Conflict, ALREADY_EXISTS, key(request) + " already exists");
         }
         DesiredState effective = request;
-        if (request.getPatch() != null) {
+        boolean apply = request.getPatch() != null && request.getPatch().getType() == PatchType.Apply;
+        if (apply) {
+            try {
+                effective = applied(current, request, policy, limits, now);
+            } catch (ApplyConflictException e) {
+                return conflicts(e);
+            } catch (JsonPatches.TooLarge e) {
+                return new Refused(EventType.Invalid, PATCH_TOO_LARGE, e.getMessage());
+            } catch (JsonPatches.PatchException e) {
+                return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
+            }
+        } else if (request.getPatch() != null) {
             if (current == null) {
                 return new Refused(EventType.Invalid, NOT_FOUND, key(request) + " does not exist, so it cannot be patched");
             }
@@ -145,6 +172,13 @@ public final class WriteAdmission {
         List<String> badRefs = OwnerCollector.validate(OwnerReferences.toReconciler(effective.getOwnerReferences()));
         if (!badRefs.isEmpty()) {
             return new Refused(EventType.Invalid, INVALID_OWNER_REFERENCES, String.join("; ", badRefs));
+        }
+        if (!apply) {
+            try {
+                effective = updated(current, effective, policy, limits, now);
+            } catch (JsonPatches.TooLarge e) {
+                return new Refused(EventType.Invalid, PATCH_TOO_LARGE, e.getMessage());
+            }
         }
         IncomingSpec incoming = new IncomingSpec(AvroMapping.frozenTree(effective.getSpec()), effective.getLabels(),
             effective.getAnnotations(), effective.getFinalizers());
@@ -174,9 +208,14 @@ public final class WriteAdmission {
         return failures.isEmpty() ? null : new Refused(EventType.Invalid, VALIDATION_FAILED, String.join("; ", failures));
     }
 
-    /** A write that only changes the owner references changes the metadata, and keeps the generation. */
+    /**
+     * A write that only changes the owner references or the managed fields (a second manager applying the same values)
+     * changes the metadata, and keeps the generation.
+     */
     private static AdmissionOutcome withOwnerChanges(AdmissionOutcome outcome, Resource current, DesiredState effective) {
-        if (outcome instanceof AdmissionOutcome.NoOp && !current.getMetadata().getOwnerReferences().equals(effective.getOwnerReferences())) {
+        if (outcome instanceof AdmissionOutcome.NoOp
+            && (!current.getMetadata().getOwnerReferences().equals(effective.getOwnerReferences())
+                || effective.getManagedFields() != null && !current.getMetadata().getManagedFields().equals(effective.getManagedFields()))) {
             return new AdmissionOutcome.MetadataChanged(outcome.generation());
         }
         return outcome;
@@ -209,6 +248,9 @@ public final class WriteAdmission {
         meta.set("annotations", MAPPER.valueToTree(m.getAnnotations()));
         meta.set("finalizers", MAPPER.valueToTree(m.getFinalizers()));
         meta.set("ownerReferences", ownerReferencesJson(m.getOwnerReferences()));
+        if (!m.getManagedFields().isEmpty()) {
+            meta.set("managedFields", ManagedFields.toJson(m.getManagedFields()));
+        }
         n.set("spec", Values.toJson(r.getSpec()));
         return n;
     }
@@ -229,7 +271,8 @@ public final class WriteAdmission {
             old == null ? UUID.randomUUID().toString() : old.getUid(), old == null ? "" : old.getResourceVersion(),
             outcome.generation(), old == null ? Instant.ofEpochMilli(now) : old.getCreationTimestamp(),
             old == null ? null : old.getDeletionTimestamp(), Map.copyOf(d.getLabels()), Map.copyOf(d.getAnnotations()),
-            List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()));
+            List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()),
+            d.getManagedFields() != null ? List.copyOf(d.getManagedFields()) : old == null ? List.of() : old.getManagedFields());
         return new Resource(meta, d.getSpec(),
             current == null ? AvroMapping.initialStatus(Instant.ofEpochMilli(now)) : current.getStatus());
     }
@@ -248,11 +291,21 @@ public final class WriteAdmission {
         if (!after.isObject()) {
             throw new JsonPatches.PatchException(false, "the patched object must stay a JSON object");
         }
+        DesiredState effective = fromEditable(request, after, limits);
+        if (after.path("metadata").has("managedFields")) {
+            effective.setManagedFields(ManagedFields.fromJson(after.path("metadata").get("managedFields")));
+        }
+        return effective;
+    }
+
+    /** The write whose editable part is {@code after}: metadata's labels, annotations, finalizers, owner references, and spec. */
+    private static DesiredState fromEditable(DesiredState request, JsonNode after, Limits limits) {
         JsonNode meta = after.path("metadata");
         for (var it = meta.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!PATCHABLE_METADATA.contains(f)) {
-                throw new JsonPatches.PatchException(false, "metadata." + f + " cannot be patched; only labels, annotations and finalizers can");
+                throw new JsonPatches.PatchException(false, "metadata." + f + " cannot be patched; only labels, annotations,"
+                    + " finalizers, ownerReferences and managedFields can");
             }
         }
         requireWithinDepth(after.get("spec"), limits.maxDepth());
@@ -267,6 +320,68 @@ public final class WriteAdmission {
         }
         requireWithinBytes(effective, limits.maxBytes());
         return effective;
+    }
+
+    /**
+     * Server-side apply: the manager's configuration merged into the stored object (or, with none, creating it) by the
+     * rules of {@link FieldManager#apply}; fields it applied before and leaves out now are removed unless another
+     * manager owns them. A changed value on a field another manager owns is a conflict unless forced.
+     */
+    private static DesiredState applied(Resource current, DesiredState request, ReconcilePolicy policy, Limits limits, long now) {
+        if (request.getFieldManager() == null || request.getFieldManager().isEmpty()) {
+            throw new JsonPatches.PatchException(true, "fieldManager: Required value: is required for apply patch");
+        }
+        JsonNode config;
+        try {
+            config = MAPPER.readTree(request.getPatch().getDocument());
+        } catch (JsonProcessingException e) {
+            throw new JsonPatches.PatchException(true, "the applied configuration is not JSON: " + e.getOriginalMessage());
+        }
+        if (!config.isObject() || !config.path("metadata").isMissingNode() && !config.path("metadata").isObject()) {
+            throw new JsonPatches.PatchException(true, "an applied configuration must be an object whose metadata is an object");
+        }
+        requireWithinDepth(config.get("spec"), limits.maxDepth());
+        FieldManager.Result r = new FieldManager(ManagedFields.shapes(policy)).apply(
+            current == null ? null : ManagedFields.tree(current), ManagedFields.tree(config),
+            current == null ? List.of() : ManagedFields.decode(current.getMetadata().getManagedFields()),
+            request.getFieldManager(), request.getApiVersion(), request.getForce(), Instant.ofEpochMilli(now));
+        JsonNode after = MAPPER.valueToTree(r.object());
+        DesiredState effective = fromEditable(request, after == null || after.isNull() ? MAPPER.createObjectNode() : after, limits);
+        effective.setManagedFields(ManagedFields.encode(r.managedFields()));
+        requireWithinBytes(effective, limits.maxBytes());
+        return effective;
+    }
+
+    /**
+     * Any other write records an Update entry for its manager, who takes the fields it changes from the others. A write
+     * that names no manager records nothing on an object without managed fields, the common case of a producer writing
+     * the desired topic, and otherwise writes as {@link ManagedFields#TOPIC_MANAGER}.
+     */
+    private static DesiredState updated(Resource current, DesiredState effective, ReconcilePolicy policy, Limits limits, long now) {
+        String manager = effective.getFieldManager();
+        List<ManagedFieldsEntry> base = effective.getManagedFields() != null ? effective.getManagedFields()
+            : current == null ? List.of() : current.getMetadata().getManagedFields();
+        if (manager == null || manager.isEmpty()) {
+            if (base.isEmpty()) {
+                return effective;
+            }
+            manager = ManagedFields.TOPIC_MANAGER;
+        }
+        FieldManager.Result r = new FieldManager(ManagedFields.shapes(policy)).update(
+            current == null ? null : ManagedFields.tree(current), ManagedFields.tree(effective), ManagedFields.decode(base),
+            manager, effective.getApiVersion(), Instant.ofEpochMilli(now));
+        DesiredState out = DesiredState.newBuilder(effective).setManagedFields(ManagedFields.encode(r.managedFields())).build();
+        requireWithinBytes(out, limits.maxBytes());
+        return out;
+    }
+
+    /** An apply's conflicts: Kubernetes' message, and one FieldManagerConflict cause per field. */
+    private static Refused conflicts(ApplyConflictException e) {
+        List<EventCause> causes = new ArrayList<>();
+        for (Conflict c : e.conflicts()) {
+            causes.add(new EventCause(FIELD_MANAGER_CONFLICT, c.message(), c.field()));
+        }
+        return new Refused(EventType.Conflict, FIELD_MANAGER_CONFLICT, e.getMessage(), causes);
     }
 
     private static void requireWithinDepth(JsonNode spec, int maxDepth) {

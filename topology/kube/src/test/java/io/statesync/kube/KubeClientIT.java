@@ -114,6 +114,32 @@ class KubeClientIT {
     }
 
     @Test
+    void shouldServerSideApplyWithAConflictForAnotherManagerAndTakeTheFieldWhenForced() {
+        String kind = kind();
+        GenericKubernetesResource mine = object(kind, "ssa", Map.of("image", "nginx:1", "replicas", 2));
+        GenericKubernetesResource theirs = object(kind, "ssa", Map.of("replicas", 5));
+
+        GenericKubernetesResource created = of(kind).inNamespace("default").resource(mine).fieldManager("deployer")
+            .serverSideApply();
+        assertThatThrownBy(() -> of(kind).inNamespace("default").resource(theirs).fieldManager("scaler").serverSideApply())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                assertThat(e.getCode()).isEqualTo(409);
+                assertThat(e.getStatus().getDetails().getCauses()).singleElement().satisfies(c -> {
+                    assertThat(c.getReason()).isEqualTo("FieldManagerConflict");
+                    assertThat(c.getField()).isEqualTo(".spec.replicas");
+                    assertThat(c.getMessage()).isEqualTo("conflict with \"deployer\"");
+                });
+            });
+        GenericKubernetesResource forced = of(kind).inNamespace("default").resource(theirs).fieldManager("scaler")
+            .forceConflicts().serverSideApply();
+
+        assertThat(spec(created)).containsEntry("replicas", 2);
+        assertThat(spec(forced)).containsEntry("replicas", 5).containsEntry("image", "nginx:1");
+        assertThat(forced.getMetadata().getManagedFields()).extracting(m -> m.getManager() + "/" + m.getOperation())
+            .containsExactlyInAnyOrder("deployer/Apply", "scaler/Apply");
+    }
+
+    @Test
     void shouldNameACreatedObjectFromItsGenerateName() {
         String kind = kind();
         GenericKubernetesResource template = new GenericKubernetesResourceBuilder().withApiVersion("statesync.io/v1")
@@ -189,7 +215,7 @@ class KubeClientIT {
         assertStatus(app.send("GET", path + "/missing", null, null), 404, "NotFound");
         assertStatus(app.send("PUT", path + "/missing", Map.of("apiVersion", "statesync.io/v1", "kind", kind,
             "metadata", Map.of("name", "missing"), "spec", Map.of("n", 1)), "application/json"), 404, "NotFound");
-        assertStatus(app.send("PATCH", path + "/s", "{}", "application/apply-patch+yaml"), 415, "UnsupportedMediaType");
+        assertStatus(app.send("PATCH", path + "/s", "{}", "application/apply-patch+yaml"), 422, "Invalid");
         assertStatus(app.send("PATCH", path + "/s", "{}", "application/strategic-merge-patch+json"), 415, "UnsupportedMediaType");
         assertStatus(app.send("PUT", path + "/s/status", "{}", "application/json"), 405, "MethodNotAllowed");
         assertStatus(app.send("GET", path + "?watch=true&resourceVersion=notatoken&timeoutSeconds=1", null, null), 200, null);

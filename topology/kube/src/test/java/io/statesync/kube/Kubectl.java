@@ -40,6 +40,18 @@ final class Kubectl {
         return null;
     }
 
+    /** kubectl for {@code app}, through a kubeconfig from {@code statesync kubeconfig} in a directory of its own. */
+    static Kubectl of(KubeTestApp app) throws IOException {
+        Path dir = KubeTestApp.tempDir();
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, io.statesync.cli.KubeconfigCommand.kubeconfig(app.base(), null));
+        return new Kubectl(kubeconfig, dir.resolve("cache"));
+    }
+
+    Path kubeconfig() {
+        return kubeconfig;
+    }
+
     Result run(String stdin, String... args) throws IOException, InterruptedException {
         Process p = start(args);
         if (stdin != null) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statesync.cli.KubeconfigCommand;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.server.ServerConfig;
@@ -43,11 +41,8 @@ class KubectlIT {
         Map<String, Object> config = KubeTestApp.config("kubectl");
         config.remove(ServerConfig.AUTH_TOKENS);
         app = KubeTestApp.start(config);
-        Path dir = KubeTestApp.tempDir();
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, KubeconfigCommand.kubeconfig(app.base(), null));
-        kubectl = new Kubectl(kubeconfig, dir.resolve("cache"));
-        kubeconfigPath = kubeconfig;
+        kubectl = Kubectl.of(app);
+        kubeconfigPath = kubectl.kubeconfig();
         app.putKind("WebApp", Map.of("shortNames", List.of("wa"), "correctionDeadlineMs", 3_600_000L));
         app.putKind("Database", Map.of("plural", "databases", "shortNames", List.of("db")));
     }

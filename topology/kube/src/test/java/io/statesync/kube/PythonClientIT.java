@@ -19,11 +19,41 @@ class PythonClientIT {
 
     private static final String PYTHON = "/usr/bin/python3";
 
-    @Test
-    void shouldDoCrudWithTheDynamicClientAndResumeAWatchFromAnObjectsResourceVersion() throws Exception {
+    private static void requireClient() throws Exception {
         Process probe = new ProcessBuilder(PYTHON, "-c", "import kubernetes").start();
         Assumptions.assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
             PYTHON + " lacks the kubernetes module (Debian's python3-kubernetes)");
+    }
+
+    private static JsonNode run(String script, String... args) throws Exception {
+        Path path = Path.of(PythonClientIT.class.getResource("/python/" + script).toURI());
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(PYTHON, path.toString()));
+        command.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(command).start();
+        boolean done = p.waitFor(120, TimeUnit.SECONDS);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(done && p.exitValue() == 0).as(out + err).isTrue();
+        return KubeTestApp.JSON.readTree(out);
+    }
+
+    @Test
+    void shouldServerSideApplyWithCustomObjectsApiAndTheDynamicClient() throws Exception {
+        requireClient();
+        try (KubeTestApp app = KubeTestApp.start(KubeTestApp.config("kube-python-ssa"))) {
+            app.putKind("PySsa", Map.of("plural", "pyssas", "correctionDeadlineMs", 3_600_000L));
+            JsonNode seen = run("kube_server_side_apply.py", app.base(), KubeTestApp.WRITER, "py", "PySsa", "pyssas");
+
+            assertThat(seen.path("created").asInt()).isEqualTo(1);
+            assertThat(seen.path("managers").toString()).isEqualTo("[\"py-deployer/Apply\"]");
+            assertThat(seen.path("conflict").toString()).isEqualTo("[409,[\".spec.replicas\"]]");
+            assertThat(seen.path("forced").toString()).isEqualTo("[4,\"nginx:1\"]");
+        }
+    }
+
+    @Test
+    void shouldDoCrudWithTheDynamicClientAndResumeAWatchFromAnObjectsResourceVersion() throws Exception {
+        requireClient();
         Path script = Path.of(PythonClientIT.class.getResource("/python/kube_dynamic_client.py").toURI());
         try (KubeTestApp app = KubeTestApp.start(KubeTestApp.config("kube-python"))) {
             app.putKind("PyApp", Map.of("correctionDeadlineMs", 3_600_000L));

@@ -1,6 +1,8 @@
 package io.statesync.rest;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +16,11 @@ public final class ApiError extends RuntimeException {
     private final String resourceVersion;
     private final Integer retryAfterSeconds;
     private final String errorId;
+    private final List<Cause> causes;
+
+    /** One cause of an error field by field, as a Kubernetes StatusCause (an apply's FieldManagerConflict). */
+    public record Cause(String reason, String message, String field) {
+    }
 
     public ApiError(int code, String reason, String message) {
         this(code, reason, message, null, null);
@@ -24,7 +31,13 @@ public final class ApiError extends RuntimeException {
     }
 
     private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds, String errorId) {
+        this(code, reason, message, resourceVersion, retryAfterSeconds, errorId, List.of());
+    }
+
+    private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds, String errorId,
+                     List<Cause> causes) {
         super(message, null, false, false);
+        this.causes = List.copyOf(causes);
         this.code = code;
         this.reason = reason;
         this.resourceVersion = resourceVersion;
@@ -61,6 +74,14 @@ public final class ApiError extends RuntimeException {
     /** A failed compare-and-swap; the body and the ETag carry the version the client must re-read. */
     public static ApiError conflict(String message, String currentResourceVersion) {
         return new ApiError(409, "Conflict", message, currentResourceVersion, null);
+    }
+
+    /**
+     * A server-side apply refused because other managers own fields it would change: Kubernetes' 409 Conflict with one
+     * FieldManagerConflict cause per field.
+     */
+    public static ApiError applyConflict(String message, List<Cause> causes) {
+        return new ApiError(409, "Conflict", message, null, null, null, causes);
     }
 
     /** A create of a name that exists, Kubernetes' AlreadyExists. */
@@ -122,6 +143,11 @@ public final class ApiError extends RuntimeException {
         return retryAfterSeconds;
     }
 
+    /** The causes field by field; empty for most errors. */
+    public List<Cause> causes() {
+        return causes;
+    }
+
     /** The id of an unexpected failure ({@link #internal}), null for every other error. */
     public String errorId() {
         return errorId;
@@ -138,6 +164,17 @@ public final class ApiError extends RuntimeException {
         }
         if (errorId != null) {
             out.put("errorId", errorId);
+        }
+        if (!causes.isEmpty()) {
+            List<Map<String, String>> list = new ArrayList<>();
+            for (Cause c : causes) {
+                Map<String, String> m = new LinkedHashMap<>();
+                m.put("reason", c.reason());
+                m.put("message", c.message());
+                m.put("field", c.field());
+                list.add(m);
+            }
+            out.put("causes", list);
         }
         return out;
     }

@@ -123,6 +123,32 @@ public final class RestContext {
         return PatchRequests.of(key, type, patch, expectedResourceVersion);
     }
 
+    /** A server-side apply of {@code config} by {@code fieldManager}, as {@code /api/v1} builds it (400 on a bad shape). */
+    public static DesiredState apply(ResourceKey key, JsonNode config, String expectedResourceVersion, String fieldManager,
+                                     boolean force) {
+        return PatchRequests.apply(key, config, expectedResourceVersion, fieldManager, force);
+    }
+
+    /** An apply's body: one YAML or JSON document (400 naming the problem). */
+    public static JsonNode applyDocument(byte[] body) {
+        return io.statesync.rest.internal.BodyReader.applyDocument(body);
+    }
+
+    /** The write's field manager: the {@code fieldManager} parameter, else from the User-Agent (422 when invalid). */
+    public static String fieldManager(io.javalin.http.Context ctx) {
+        return io.statesync.rest.internal.FieldManagers.of(ctx);
+    }
+
+    /** An apply's field manager, which the {@code fieldManager} parameter must name (422 otherwise). */
+    public static String applyFieldManager(io.javalin.http.Context ctx) {
+        return io.statesync.rest.internal.FieldManagers.ofApply(ctx);
+    }
+
+    /** The {@code force} parameter of a patch: only an apply may set it (422 otherwise). */
+    public static boolean force(io.javalin.http.Context ctx, boolean apply) {
+        return io.statesync.rest.internal.Requests.force(ctx, apply);
+    }
+
     /** The server's JSON form of a resource. */
     public static ObjectNode toJson(Resource resource) {
         return ResourceJson.toJson(resource);

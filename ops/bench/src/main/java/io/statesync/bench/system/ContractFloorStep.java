@@ -93,7 +93,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
         ObjectMeta meta = new ObjectMeta(d.getKind(), d.getNamespace(), d.getName(),
             old == null ? UUID.randomUUID().toString() : old.getUid(), "", old == null ? 1 : old.getGeneration() + 1,
             old == null ? now : old.getCreationTimestamp(), null, Map.copyOf(d.getLabels()),
-            Map.copyOf(d.getAnnotations()), List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()));
+            Map.copyOf(d.getAnnotations()), List.copyOf(d.getFinalizers()), List.copyOf(d.getOwnerReferences()), List.of());
         ResourceStatus before = previous == null ? ResourceStatus.newBuilder().build() : previous.getStatus();
         Resource r = new Resource(meta, d.getSpec(), before);
         ObservedState o = st.getObserved();
@@ -127,7 +127,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
             ObjectMeta m = r.getMetadata();
             context.forward(new Record<>(record.key(), (Object) new ReconcileEvent(UUID.randomUUID().toString(),
                 EventType.Converged, "Synced", "observed matches desired", m.getKind(), m.getNamespace(), m.getName(),
-                m.getUid(), null, m.getResourceVersion(), generation, now.toEpochMilli() - st.getDesiredWrittenAt(), now),
+                m.getUid(), null, m.getResourceVersion(), generation, now.toEpochMilli() - st.getDesiredWrittenAt(), now, List.of()),
                 record.timestamp()), FloorTopology.EVENTS);
         }
     }

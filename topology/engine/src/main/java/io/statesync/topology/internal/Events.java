@@ -1,6 +1,7 @@
 package io.statesync.topology.internal;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import io.statesync.avro.EventType;
@@ -31,7 +32,7 @@ final class Events {
         var m = r.getMetadata();
         return new ReconcileEvent(UUID.randomUUID().toString(), type, reason, message == null ? "" : message,
             m.getKind(), m.getNamespace(), m.getName(), m.getUid(), null, m.getResourceVersion(), m.getGeneration(),
-            durationMs, Instant.ofEpochMilli(now));
+            durationMs, Instant.ofEpochMilli(now), List.of());
     }
 
     private static ReconcileEvent.Builder base(EventType type, String reason, String message, ResourceKey rk, long now) {

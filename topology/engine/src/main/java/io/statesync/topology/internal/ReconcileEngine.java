@@ -12,6 +12,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
+import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
@@ -197,7 +198,7 @@ final class ReconcileEngine implements CollectedTask {
                 exists ? current : null, now);
             return null;
         }
-        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits);
+        WriteAdmission.Decision d = WriteAdmission.decide(exists ? current : null, w.desired(), policy, limits, now);
         if (d instanceof WriteAdmission.Accepted accepted) {
             WriteAdmission.Refused tooLarge = outputs.check(accepted.effective(), st == null ? null : st.getObserved());
             if (tooLarge != null) {
@@ -217,10 +218,13 @@ final class ReconcileEngine implements CollectedTask {
     private void refuse(Write w, WriteAdmission.Refused refused, Resource current, long now) {
         if (refused.type() == EventType.Conflict) {
             ctx.metrics().conflict(w.resourceKey().kind(), WriteAdmission.ALREADY_EXISTS.equals(refused.reason())
-                ? "AlreadyExists" : "ResourceVersion");
+                ? "AlreadyExists" : WriteAdmission.FIELD_MANAGER_CONFLICT.equals(refused.reason()) ? "FieldManager"
+                : "ResourceVersion");
             ctx.metrics().admission("conflict");
-            out.answer(w.key(), events.admission(EventType.Conflict, refused.reason(), refused.message(), w, current,
-                current == null ? "" : current.getMetadata().getResourceVersion(), now), w.answerId(), now);
+            ReconcileEvent answer = events.admission(EventType.Conflict, refused.reason(), refused.message(), w, current,
+                current == null ? "" : current.getMetadata().getResourceVersion(), now);
+            answer.setCauses(refused.causes());
+            out.answer(w.key(), answer, w.answerId(), now);
         } else {
             ctx.metrics().admission("invalid");
             // A spec refused by the kind's validation rules is announced even when nobody awaits the answer: unlike

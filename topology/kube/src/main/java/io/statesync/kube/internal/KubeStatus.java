@@ -3,6 +3,7 @@ package io.statesync.kube.internal;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.rest.ApiError;
 
@@ -31,7 +32,14 @@ public final class KubeStatus {
 
     /** The Status of an error; {@code resource} and {@code name} fill {@code details} when known (null otherwise). */
     public static ObjectNode of(ApiError e, String resource, String name) {
-        return of(e.code(), reason(e), e.getMessage(), resource, name);
+        ObjectNode n = of(e.code(), reason(e), e.getMessage(), resource, name);
+        if (!e.causes().isEmpty()) {
+            ArrayNode causes = ((ObjectNode) n.get("details")).putArray("causes");
+            for (ApiError.Cause c : e.causes()) {
+                causes.addObject().put("reason", c.reason()).put("message", c.message()).put("field", c.field());
+            }
+        }
+        return n;
     }
 
     public static ObjectNode of(int code, String reason, String message, String resource, String name) {

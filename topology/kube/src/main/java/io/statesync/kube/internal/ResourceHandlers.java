@@ -113,6 +113,11 @@ public final class ResourceHandlers {
         KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
         ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
         PatchType type = KubeRequests.patchType(ctx.contentType());
+        if (type == PatchType.Apply) {
+            apply(ctx, kind, key);
+            return;
+        }
+        RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
             && meta.has("resourceVersion")) {
@@ -124,6 +129,27 @@ public final class ResourceHandlers {
             }
         }
         written(ctx, kind, key, RestContext.patch(key, type, patch, null));
+    }
+
+    /**
+     * Server-side apply: the configuration's {@code metadata.resourceVersion}, a token of this API, is the precondition;
+     * the manager and {@code force} come from the parameters.
+     */
+    private void apply(Context ctx, KindCatalog.Kind kind, ResourceKey key) throws InterruptedException {
+        JsonNode config = RestContext.applyDocument(ctx.bodyAsBytes());
+        String expected = null;
+        if (config.path("metadata") instanceof ObjectNode meta && meta.has("resourceVersion")) {
+            expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
+            meta.remove("resourceVersion");
+        }
+        if (config.hasNonNull("apiVersion") && !KubePaths.GROUP_VERSION.equals(config.get("apiVersion").asText())) {
+            throw ApiError.badRequest("apiVersion must be " + KubePaths.GROUP_VERSION);
+        }
+        if (config instanceof ObjectNode body) {
+            body.remove("apiVersion");
+        }
+        written(ctx, kind, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
+            RestContext.force(ctx, true)));
     }
 
     /** Writes to the status subresource: status belongs to the agents' reports, never to a client's write. */
@@ -144,6 +170,9 @@ public final class ResourceHandlers {
     /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
     private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
         WatchPosition position = context.view().position();
+        if (desired.getFieldManager() == null) {
+            desired.setFieldManager(RestContext.fieldManager(ctx));
+        }
         boolean dryRun = KubeRequests.dryRun(ctx);
         String requestId = context.requestId(ctx);
         WriteResult w;
@@ -169,7 +198,7 @@ public final class ResourceHandlers {
         return switch (e.reason()) {
             case "NotFound" -> notFound(kind, name);
             case "AlreadyExists" -> new ApiError(409, "AlreadyExists", what + " already exists");
-            case "Conflict" -> ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
+            case "Conflict" -> !e.causes().isEmpty() ? e : ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
                 + " please apply your changes to the latest version and try again (" + e.getMessage() + ")", e.resourceVersion());
             case "ValidationFailed", "Invalid" -> new ApiError(422, "Invalid", what + " is invalid: " + e.getMessage());
             default -> e;

@@ -16,11 +16,12 @@ class KubeRequestsTest {
     }
 
     @Test
-    void shouldRefuseServerSideApplyAndUnknownPatchTypesWithUnsupportedMediaType() {
-        assertThatThrownBy(() -> KubeRequests.patchType("application/apply-patch+yaml"))
+    void shouldTakeServerSideApplyAndRefuseStrategicMergeAndUnknownPatchTypesWithUnsupportedMediaType() {
+        assertThat(KubeRequests.patchType("application/apply-patch+yaml")).isEqualTo(PatchType.Apply);
+        assertThatThrownBy(() -> KubeRequests.patchType("application/strategic-merge-patch+json"))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(415);
-                assertThat(e.getMessage()).contains("server-side apply is not supported");
+                assertThat(e.getMessage()).contains("application/apply-patch+yaml");
             });
         assertThatThrownBy(() -> KubeRequests.patchType(null))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(415));

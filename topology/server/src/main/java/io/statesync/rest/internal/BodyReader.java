@@ -18,7 +18,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * Reads request bodies with the size limit and turns a malformed body into a 400 with the parser's reason. A whole
  * object may come as JSON or, as the Kubernetes API server accepts it, as YAML read into the same tree.
  */
-final class BodyReader {
+public final class BodyReader {
 
     private static final String JSON_TYPE = "application/json";
     private static final String[] DOCUMENT_TYPES = {JSON_TYPE, "application/yaml", "application/x-yaml"};
@@ -39,6 +39,19 @@ final class BodyReader {
     static JsonNode document(Context ctx, int maxBytes) {
         String type = Requests.requireContentType(ctx, DOCUMENT_TYPES);
         return type.equals(JSON_TYPE) ? json(ctx, maxBytes) : yaml(bounded(ctx, maxBytes));
+    }
+
+    /** A server-side apply's configuration: YAML, of which JSON is a part, within the same size limit. */
+    static JsonNode applyDocument(Context ctx, int maxBytes) {
+        return yaml(bounded(ctx, maxBytes));
+    }
+
+    /** As {@link #applyDocument(Context, int)} for a body read within the server's request size limit. */
+    public static JsonNode applyDocument(byte[] body) {
+        if (body.length == 0) {
+            throw ApiError.badRequest("the body is empty");
+        }
+        return yaml(body);
     }
 
     /** The body as JSON; 413 past {@code maxBytes} (checked before reading when the length is declared). */

@@ -59,7 +59,14 @@ public final class BulkApi {
             throw ApiError.badRequest("a bulk write carries at most " + max + " documents (bulk.max.items), got " + docs.size());
         }
         List<Item> items = new ArrayList<>(docs.size());
-        docs.forEach(d -> items.add(parse(d)));
+        Applier applier = applier(ctx, docs);
+        docs.forEach(d -> items.add(parse(d, applier)));
+        String manager = FieldManagers.of(ctx);
+        items.forEach(it -> {
+            if (it.desired() != null && it.desired().getFieldManager() == null) {
+                it.desired().setFieldManager(manager);
+            }
+        });
         boolean dryRun = Requests.dryRun(ctx);
         List<ObjectNode> results = dryRun ? dryRun(items) : submit(items);
         ctx.json(response(results));
@@ -107,8 +114,22 @@ public final class BulkApi {
         return result(index, key, w.code(), w.reason()).set("object", w.object());
     }
 
-    /** One document: {@code {"op": "put"|"create"|"patch"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json", "propagationPolicy": "Background"|"Foreground"|"Orphan"}}. */
-    private static Item parse(JsonNode doc) {
+    /** The manager and force of the request's apply items; null when it has none. */
+    private record Applier(String manager, boolean force) {
+    }
+
+    private static Applier applier(Context ctx, JsonNode docs) {
+        for (JsonNode d : docs) {
+            if (d.path("op").asText("").equals("apply")) {
+                return new Applier(FieldManagers.ofApply(ctx), Requests.force(ctx, true));
+            }
+        }
+        Requests.force(ctx, false);
+        return null;
+    }
+
+    /** One document: {@code {"op": "put"|"create"|"patch"|"apply"|"delete", "object": {...}, "patch": ..., "patchType": "merge"|"json", "propagationPolicy": "Background"|"Foreground"|"Orphan"}}. */
+    private static Item parse(JsonNode doc, Applier applier) {
         ResourceKey key = null;
         try {
             JsonNode object = doc.path("object");
@@ -125,8 +146,10 @@ public final class BulkApi {
                     yield new Item(key, d, false, expected, null);
                 }
                 case "patch" -> new Item(key, patchOf(key, doc, expected), false, expected, null);
+                case "apply" -> new Item(key, PatchRequests.apply(key, object.deepCopy(), null, applier.manager(),
+                    applier.force()), false, expected, null);
                 case "delete" -> new Item(key, null, true, expected, null, propagation(doc.path("propagationPolicy")));
-                default -> throw ApiError.badRequest("op must be put, create, patch or delete, not '" + op + "'");
+                default -> throw ApiError.badRequest("op must be put, create, patch, apply or delete, not '" + op + "'");
             };
         } catch (ApiError e) {
             return new Item(key, null, false, null, e);

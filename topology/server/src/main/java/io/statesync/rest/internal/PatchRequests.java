@@ -33,6 +33,44 @@ public final class PatchRequests {
         return carrying(key, type, patch, expected);
     }
 
+    /**
+     * A server-side apply: the configuration's identity is checked against the key, its resourceVersion becomes the
+     * precondition unless {@code expected} is given, and what reaches admission is the part a manager may own,
+     * {@code {metadata: {labels, annotations, finalizers, ownerReferences}, spec}}; the rest of metadata is the
+     * server's, and status is the agents', so both are dropped as Kubernetes drops them. An apply may not send
+     * managedFields.
+     */
+    public static DesiredState apply(ResourceKey key, JsonNode config, String expected, String fieldManager, boolean force) {
+        if (!config.isObject()) {
+            throw ApiError.badRequest("an applied configuration must be an object");
+        }
+        ObjectNode body = (ObjectNode) config;
+        if (body.path("metadata").has("managedFields")) {
+            throw ApiError.badRequest("metadata.managedFields must be nil");
+        }
+        ResourceJson.desired(key, identityOnly(body), null);
+        if (body.hasNonNull("apiVersion") && !ResourceJson.API_VERSION.equals(body.get("apiVersion").asText())) {
+            throw ApiError.badRequest("apiVersion must be " + ResourceJson.API_VERSION);
+        }
+        String version = expected != null ? expected : takeIdentity(key, body);
+        ObjectNode owned = JSON.objectNode();
+        if (body.get("metadata") instanceof ObjectNode meta) {
+            ObjectNode m = owned.putObject("metadata");
+            for (String f : new String[] {"labels", "annotations", "finalizers", "ownerReferences"}) {
+                if (meta.has(f)) {
+                    m.set(f, meta.get(f));
+                }
+            }
+        }
+        if (body.has("spec")) {
+            owned.set("spec", body.get("spec"));
+        }
+        DesiredState d = carrying(key, PatchType.Apply, owned, version);
+        d.setFieldManager(fieldManager);
+        d.setForce(force);
+        return d;
+    }
+
     /** The desired state of {@code key} that carries {@code patch} as it is, with the precondition {@code expected}. */
     public static DesiredState carrying(ResourceKey key, PatchType type, JsonNode patch, String expected) {
         return DesiredState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())

@@ -14,6 +14,8 @@ public final class Requests {
 
     public static final String MERGE_PATCH = "application/merge-patch+json";
     public static final String JSON_PATCH = "application/json-patch+json";
+    /** Server-side apply: the body is the manager's whole configuration, YAML or JSON. */
+    public static final String APPLY_PATCH = "application/apply-patch+yaml";
     /** The longest {@code X-Request-Id} kept; a longer one is replaced, as an absent one is. */
     private static final int MAX_REQUEST_ID_CHARS = 200;
 
@@ -74,6 +76,26 @@ public final class Requests {
     }
 
     /** The patch type of a PATCH's Content-Type; 415 for any other. */
+    /**
+     * The {@code force} parameter: true takes an apply's conflicting fields from their managers; Kubernetes refuses it
+     * on any other patch (422).
+     */
+    public static boolean force(Context ctx, boolean apply) {
+        String given = ctx.queryParam("force");
+        if (given == null || given.isEmpty()) {
+            return false;
+        }
+        if (!apply) {
+            throw ApiError.unprocessable("force: Forbidden: may not be specified for non-apply patch");
+        }
+        // As Go's strconv.ParseBool reads it, which is how Kubernetes reads it and what clients send (Python: True).
+        return switch (given) {
+            case "1", "t", "T", "true", "TRUE", "True" -> true;
+            case "0", "f", "F", "false", "FALSE", "False" -> false;
+            default -> throw ApiError.badRequest("force must be true or false, got " + given);
+        };
+    }
+
     public static PatchType patchType(String contentType) {
         String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         if (base.equals(MERGE_PATCH)) {
@@ -82,7 +104,10 @@ public final class Requests {
         if (base.equals(JSON_PATCH)) {
             return PatchType.JsonPatch;
         }
-        throw ApiError.unsupportedMediaType("Content-Type must be " + MERGE_PATCH + " or " + JSON_PATCH
+        if (base.equals(APPLY_PATCH)) {
+            return PatchType.Apply;
+        }
+        throw ApiError.unsupportedMediaType("Content-Type must be " + MERGE_PATCH + ", " + JSON_PATCH + " or " + APPLY_PATCH
             + (contentType == null ? "" : ", got " + contentType));
     }
 

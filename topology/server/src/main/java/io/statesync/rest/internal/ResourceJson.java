@@ -29,6 +29,7 @@ import io.statesync.reconciler.FieldPath;
 import io.statesync.rest.ApiError;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.ManagedFields;
 import io.statesync.topology.WriteAdmission;
 
 /** The Kubernetes-like JSON form of a {@link Resource}, and the parsing of a PUT body into a {@link DesiredState}. */
@@ -80,6 +81,9 @@ public final class ResourceJson {
         n.set("finalizers", MAPPER.valueToTree(m.getFinalizers()));
         if (!m.getOwnerReferences().isEmpty()) {
             n.set("ownerReferences", WriteAdmission.ownerReferencesJson(m.getOwnerReferences()));
+        }
+        if (!m.getManagedFields().isEmpty()) {
+            n.set("managedFields", ManagedFields.toJson(m.getManagedFields()));
         }
         return n;
     }
@@ -213,6 +217,7 @@ public final class ResourceJson {
             return DesiredState.newBuilder().setApiVersion(API_VERSION).setKind(key.kind()).setNamespace(key.namespace())
                 .setName(key.name()).setLabels(stringMap(meta, "labels")).setAnnotations(stringMap(meta, "annotations"))
                 .setFinalizers(strings(meta, "finalizers")).setOwnerReferences(ownerReferences(meta))
+                .setManagedFields(ManagedFields.fromJson(meta.get("managedFields")))
                 .setSpec(Values.fromJson(body.get("spec")))
                 .setExpectedResourceVersion(expectedResourceVersion == null || expectedResourceVersion.isEmpty()
                     ? null : expectedResourceVersion)

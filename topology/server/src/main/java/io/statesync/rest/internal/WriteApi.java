@@ -65,6 +65,13 @@ public final class WriteApi {
     public void patch(Context ctx) throws InterruptedException {
         ResourceKey key = Requests.key(ctx);
         PatchType type = Requests.patchType(ctx.contentType());
+        if (type == PatchType.Apply) {
+            JsonNode config = BodyReader.applyDocument(ctx, maxBodyBytes());
+            answer(ctx, key, PatchRequests.apply(key, config, Requests.ifMatch(ctx), FieldManagers.ofApply(ctx),
+                Requests.force(ctx, true)));
+            return;
+        }
+        Requests.force(ctx, false);
         JsonNode patch = BodyReader.json(ctx, maxBodyBytes());
         answer(ctx, key, PatchRequests.of(key, type, patch, Requests.ifMatch(ctx)));
     }
@@ -106,6 +113,9 @@ public final class WriteApi {
 
     /** The store's result of the write, or of its dry run, as status, ETag, admission reason and object. */
     private void answer(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
+        if (desired.getFieldManager() == null) {
+            desired.setFieldManager(FieldManagers.of(ctx));
+        }
         boolean dryRun = Requests.dryRun(ctx);
         String requestId = Requests.requestId(ctx);
         WriteResult w = dryRun ? store.dryRunWrite(key, desired)

@@ -1,5 +1,9 @@
 package io.statesync.rest.store.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import io.statesync.avro.EventCause;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.rest.ApiError;
@@ -14,13 +18,14 @@ public final class Refusals {
     /** Throws the HTTP error of a Conflict or Invalid admission answer; any other answer admitted its write. */
     public static void throwIfRefused(ReconcileEvent e) {
         if (e.getType() == EventType.Conflict || e.getType() == EventType.Invalid) {
-            throw error(e.getType(), e.getReason(), e.getMessage(), e.getResourceVersion() == null ? "" : e.getResourceVersion());
+            throw error(e.getType(), e.getReason(), e.getMessage(), e.getResourceVersion() == null ? "" : e.getResourceVersion(),
+                e.getCauses());
         }
     }
 
     /** The HTTP error of a refusal decided against {@code currentVersion} (empty when there is no object). */
     public static ApiError of(WriteAdmission.Refused r, String currentVersion) {
-        return error(r.type(), r.reason(), r.message(), currentVersion);
+        return error(r.type(), r.reason(), r.message(), currentVersion, r.causes());
     }
 
     /**
@@ -28,7 +33,14 @@ public final class Refusals {
      * a patch whose result would pass the size, depth or operation limits, or a spec that breaks the kind's validation
      * rules; 413 for a write whose outputs would not fit the topics; 503 while the kind's policy does not decode.
      */
-    static ApiError error(EventType type, String reason, String message, String currentVersion) {
+    static ApiError error(EventType type, String reason, String message, String currentVersion, List<EventCause> causes) {
+        if (WriteAdmission.FIELD_MANAGER_CONFLICT.equals(reason)) {
+            List<ApiError.Cause> out = new ArrayList<>();
+            for (EventCause c : causes) {
+                out.add(new ApiError.Cause(c.getReason(), c.getMessage(), c.getField()));
+            }
+            return ApiError.applyConflict(message, out);
+        }
         if (type == EventType.Conflict) {
             return WriteAdmission.ALREADY_EXISTS.equals(reason) ? ApiError.alreadyExists(message)
                 : ApiError.conflict(message, currentVersion);

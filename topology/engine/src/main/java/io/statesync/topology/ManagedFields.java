@@ -165,6 +165,26 @@ public final class ManagedFields {
         return out;
     }
 
+    /**
+     * Whether two lists hold the same entries in the same order. Field by field: Avro's record equality cannot
+     * compare the optional time.
+     */
+    public static boolean same(List<ManagedFieldsEntry> a, List<ManagedFieldsEntry> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            ManagedFieldsEntry x = a.get(i);
+            ManagedFieldsEntry y = b.get(i);
+            if (!x.getManager().equals(y.getManager()) || x.getOperation() != y.getOperation()
+                || !x.getApiVersion().equals(y.getApiVersion()) || !java.util.Objects.equals(x.getTime(), y.getTime())
+                || !x.getFieldsV1().equals(y.getFieldsV1())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The entries in Kubernetes' JSON shape ({@code fieldsV1} an object, {@code time} RFC 3339 in seconds). */
     public static ArrayNode toJson(List<ManagedFieldsEntry> entries) {
         ArrayNode out = MAPPER.createArrayNode();

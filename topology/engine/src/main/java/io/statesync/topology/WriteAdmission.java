@@ -215,7 +215,8 @@ public final class WriteAdmission {
     private static AdmissionOutcome withOwnerChanges(AdmissionOutcome outcome, Resource current, DesiredState effective) {
         if (outcome instanceof AdmissionOutcome.NoOp
             && (!current.getMetadata().getOwnerReferences().equals(effective.getOwnerReferences())
-                || effective.getManagedFields() != null && !current.getMetadata().getManagedFields().equals(effective.getManagedFields()))) {
+                || effective.getManagedFields() != null
+                    && !ManagedFields.same(current.getMetadata().getManagedFields(), effective.getManagedFields()))) {
             return new AdmissionOutcome.MetadataChanged(outcome.generation());
         }
         return outcome;

@@ -371,9 +371,11 @@ public final class WriteAdmission {
         FieldManager.Result r = new FieldManager(ManagedFields.shapes(policy)).update(
             current == null ? null : ManagedFields.tree(current), ManagedFields.tree(effective), ManagedFields.decode(base),
             manager, effective.getApiVersion(), Instant.ofEpochMilli(now));
-        DesiredState out = DesiredState.newBuilder(effective).setManagedFields(ManagedFields.encode(r.managedFields())).build();
-        requireWithinBytes(out, limits.maxBytes());
-        return out;
+        // The write is this admission's own decoded copy, so it takes its managed fields in place: a builder would copy
+        // the whole spec first.
+        effective.setManagedFields(ManagedFields.encode(r.managedFields()));
+        requireWithinBytes(effective, limits.maxBytes());
+        return effective;
     }
 
     /** An apply's conflicts: Kubernetes' message, and one FieldManagerConflict cause per field. */

@@ -169,6 +169,31 @@ class CliIT {
     }
 
     @Test
+    void shouldServerSideApplyUnderAFieldManagerAndExitWith3OnAnotherManagersField(@TempDir Path dir) throws IOException {
+        String name = "ssa-" + UUID.randomUUID().toString().substring(0, 6);
+        Path mine = yaml(dir, "kind: WebApp\nmetadata: {name: " + name + ", labels: {team: a}}\nspec: {image: nginx, replicas: 1}\n");
+        Run first = cli("apply", "--server-side", "-f", mine.toString());
+        Run conflict = cli("apply", "--server-side", "--field-manager", "scaler", "-f",
+            yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {replicas: 4}\n").toString());
+        Run forced = cli("apply", "--server-side", "--field-manager", "scaler", "--force-conflicts", "-f",
+            yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {replicas: 4}\n").toString());
+        Run dropped = cli("apply", "--server-side", "-f",
+            yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {image: nginx}\n").toString());
+        JsonNode r = new ObjectMapper().readTree(cli("get", "WebApp/default/" + name, "-o", "json").out());
+
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).contains("WebApp/default/" + name + " serverside-applied");
+        assertThat(conflict.exit()).isEqualTo(StatesyncCli.EXIT_CONFLICT);
+        assertThat(conflict.err()).contains("conflict with \"statesync\"").contains(".spec.replicas");
+        assertThat(forced.exit()).as(forced.err()).isZero();
+        assertThat(dropped.exit()).as(dropped.err()).isZero();
+        assertThat(r.path("spec").path("replicas").asInt()).isEqualTo(4);
+        assertThat(r.path("metadata").path("labels").has("team")).isFalse();
+        assertThat(r.path("metadata").path("managedFields").toString()).contains("\"manager\":\"scaler\"")
+            .contains("\"manager\":\"statesync\"");
+    }
+
+    @Test
     void shouldExitWith3OnAConflictAnd1OnOtherErrors(@TempDir Path dir) throws IOException {
         String name = "cas-" + UUID.randomUUID().toString().substring(0, 6);
         cli("apply", "-f", yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {a: 1}\n").toString());

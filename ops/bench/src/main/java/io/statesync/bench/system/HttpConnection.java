@@ -40,11 +40,19 @@ final class HttpConnection implements AutoCloseable {
         return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** The bytes of a {@code method} request with a JSON body, built ahead so that sending allocates nothing. */
+    /**
+     * The bytes of a {@code method} request with a JSON body, built ahead so that sending allocates nothing. Writes
+     * carry a User-Agent, as every real client's do, so that each records its field manager as theirs would.
+     */
     byte[] request(String method, String path, String json) {
+        return request(method, path, json, "application/json");
+    }
+
+    /** As {@link #request(String, String, String)} with the body's {@code contentType}. */
+    byte[] request(String method, String path, String json, String contentType) {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        byte[] head = (method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n"
-            + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] head = (method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\nUser-Agent: statesync-bench/1\r\n"
+            + "Content-Type: " + contentType + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] all = new byte[head.length + body.length];
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(body, 0, all, head.length, body.length);

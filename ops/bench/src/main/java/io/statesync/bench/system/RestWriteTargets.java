@@ -15,12 +15,14 @@ final class RestWriteTargets {
     static final double APPLY_10K_S = 15;
     /** CPU per write with commits on request, at most this much above the figure with them off. */
     static final double COMMIT_CPU_RATIO = 1.10;
+    /** A server-side apply may cost at most this much of a PUT's CPU in the same run. */
+    static final double APPLY_CPU_RATIO = 1.5;
 
     private RestWriteTargets() {
     }
 
-    static String render(String contender, RunSheet sequential, RunSheet concurrent, RunSheet bulk, RunSheet apply,
-                         List<Integer> applyDocs) {
+    static String render(String contender, RunSheet sequential, RunSheet bulkApplies, RunSheet concurrent, RunSheet bulk,
+                         RunSheet apply, List<Integer> applyDocs) {
         Table t = new Table("Targets (" + contender + ", medians) and ratios", "figure", "measured", "target", "met");
         double[] seq = sequential.median(contender);
         double[] conc = concurrent.median(contender);
@@ -30,6 +32,10 @@ final class RestWriteTargets {
         check(t, "sequential PUT p50 (ms)", seq[0], SEQUENTIAL_P50_MS, false);
         check(t, "sequential PUT p99 (ms)", seq[1], SEQUENTIAL_P99_MS, false);
         check(t, "PUT writes/s at 64 connections", conc[0], CONCURRENT_WRITES_PER_S, true);
+        double[] ssa = bulkApplies.median(contender);
+        if (ssa != null) {
+            check(t, "JVM CPU per apply / per PUT, bulk at the same rate", ssa[3], APPLY_CPU_RATIO, false);
+        }
         double[] applied = apply.median(contender);
         for (int i = 0; i < applyDocs.size(); i++) {
             int n = applyDocs.get(i);

@@ -68,6 +68,8 @@ public final class RestWritesSuite {
     private final Sizes sizes;
     private final List<String> contenders;
     private final RunSheet sequential;
+    private final RunSheet applies;
+    private final RunSheet bulkApplies;
     private final RunSheet concurrent;
     private final RunSheet bulk;
     private final RunSheet apply;
@@ -80,6 +82,13 @@ public final class RestWritesSuite {
         this.contenders = contenders.isEmpty() ? List.of(DEFAULTS, COMMITS_OFF) : contenders;
         this.sequential = new RunSheet(String.format("Sequential PUT, one keep-alive connection, closed loop: %,d writes over %d keys (ms)",
             sizes.sequentialPuts(), SEQUENTIAL_KEYS), "p50", "p99", "p99.9", "max", "writes/s", "JVM CPU µs/write", "errors");
+        this.applies = new RunSheet(String.format("Sequential server-side apply (PATCH application/apply-patch+yaml), one"
+            + " keep-alive connection, closed loop: %,d applies over %d keys, the same specs as the sequential PUTs (ms)",
+            sizes.sequentialPuts(), SEQUENTIAL_KEYS), "p50", "p99", "p99.9", "max", "applies/s", "JVM CPU µs/apply",
+            "CPU per apply / per PUT", "errors");
+        this.bulkApplies = new RunSheet(String.format("Bulk server-side applies at %,d applies/s (items of op apply, the"
+            + " bulk PUTs' documents and connections), after %d s at the rate", BULK_RATE, BULK_RAMP_S), "achieved applies/s",
+            "JVM CPU µs/apply", "app threads µs/apply", "CPU per apply / per bulk PUT", "errors");
         this.concurrent = new RunSheet(String.format("PUT, %d keep-alive connections, closed loop, %.0f s", CONNECTIONS, sizes.seconds()),
             "writes/s", "p50 (ms)", "p99 (ms)", "JVM CPU µs/write", "app threads µs/write", "commits per 1,000 writes", "errors");
         this.bulk = new RunSheet(String.format("Bulk writes at %,d writes/s, open loop: %d documents a request, %d connections, %d s, then %.0f s",
@@ -110,8 +119,8 @@ public final class RestWritesSuite {
             hello.stop();
         }
         String measured = contenders.stream().filter(c -> !c.startsWith(FLOOR)).findFirst().orElse(null);
-        return sequential.render() + concurrent.render() + bulk.render() + apply.render()
-            + (measured == null ? "" : RestWriteTargets.render(measured, sequential, concurrent, bulk, apply, sizes.applyDocs()));
+        return sequential.render() + applies.render() + concurrent.render() + bulk.render() + bulkApplies.render() + apply.render()
+            + (measured == null ? "" : RestWriteTargets.render(measured, sequential, bulkApplies, concurrent, bulk, apply, sizes.applyDocs()));
     }
 
     private void writeApplyFiles() throws Exception {
@@ -141,6 +150,33 @@ public final class RestWritesSuite {
             s.latencies().p50(), c.qps(), CONNECTIONS);
     }
 
+    /**
+     * Sequential applies of the sequential PUTs' specs on keys of their own, against the PUTs of the same run: the CPU
+     * an apply adds for its managed fields and merge. Its first round creates the keys, as the PUTs' warm-up did.
+     */
+    private void measureApplies(int run, String contender, int port, String appId) throws Exception {
+        closedApplies(port, 1_000_000, WARM_PUTS);
+        CpuSpan cpu = CpuSpan.start(appId);
+        HttpLoad.Result a = closedApplies(port, 0, sizes.sequentialPuts());
+        double perApply = cpu.jvmMicrosPer(a.latencies().count());
+        double[] puts = sequential.latest(contender);
+        applies.add(contender, run, a.latencies().p50(), a.latencies().p99(), a.latencies().p999(), a.latencies().max(),
+            a.qps(), perApply, puts == null ? Double.NaN : perApply / puts[5], a.errors());
+        System.err.printf("  run %d %s: sequential apply p50 %.1f ms, %.0f µs CPU per apply%n", run, contender,
+            a.latencies().p50(), perApply);
+    }
+
+    private static HttpLoad.Result closedApplies(int port, long firstSeq, int count) throws Exception {
+        return HttpLoad.closedCount(port, (conn, index) -> {
+            byte[][] r = new byte[count][];
+            for (int i = 0; i < count; i++) {
+                r[i] = conn.request("PATCH", WriteDocs.path("a-" + i % SEQUENTIAL_KEYS) + "?fieldManager=bench",
+                    WriteDocs.putBody(firstSeq + i), "application/apply-patch+yaml");
+            }
+            return r;
+        }, 1, count);
+    }
+
     private void measure(int run, String contender, Map<String, Object> overrides) throws Exception {
         boolean floor = contender.startsWith(FLOOR);
         Map<String, Object> o = new HashMap<>(overrides);
@@ -159,7 +195,9 @@ public final class RestWritesSuite {
             awaitReady(app);
             int port = app.httpPort();
             measurePuts(run, contender, port, appId);
+            measureApplies(run, contender, port, appId);
             measureBulk(run, contender, port, appId);
+            measureBulkApplies(run, contender, port, appId);
             measureApply(run, contender, port);
         }
     }
@@ -183,6 +221,21 @@ public final class RestWritesSuite {
         bulk.add(contender, run, b.qps() * BULK_DOCS, b.latencies().p50(), b.latencies().p99(), cpu.jvmMicrosPer(writes),
             cpu.appMicrosPer(writes), cpu.coresBusy(), perThousand(StreamCommits.total(appId) - commits, writes),
             b.errors() + ramp.errors(), rampCpu, rampCommits);
+    }
+
+    /** The bulk rate again with apply items, against the bulk PUTs of the same run: the CPU an apply costs under load. */
+    private void measureBulkApplies(int run, String contender, int port, String appId) throws Exception {
+        double requestRate = (double) BULK_RATE / BULK_DOCS;
+        HttpLoad.Result ramp = HttpLoad.open(port, bulks(requestRate, "apply"), BULK_CONNECTIONS, requestRate, BULK_RAMP_S);
+        CpuSpan cpu = CpuSpan.start(appId);
+        HttpLoad.Result b = HttpLoad.open(port, bulks(requestRate, "apply"), BULK_CONNECTIONS, requestRate, sizes.seconds());
+        long writes = b.latencies().count() * BULK_DOCS;
+        double perApply = cpu.jvmMicrosPer(writes);
+        double[] puts = bulk.latest(contender);
+        bulkApplies.add(contender, run, b.qps() * BULK_DOCS, perApply, cpu.appMicrosPer(writes),
+            puts == null ? Double.NaN : perApply / puts[3], b.errors() + ramp.errors());
+        System.err.printf("  run %d %s: bulk applies %.0f µs CPU each, %.2fx a bulk PUT%n", run, contender, perApply,
+            puts == null ? Double.NaN : perApply / puts[3]);
     }
 
     private static double perThousand(long commits, long writes) {
@@ -240,15 +293,20 @@ public final class RestWritesSuite {
 
     /** Each connection's bulk requests: its own keys, ten requests' worth, each request a new spec. */
     private HttpLoad.Requests bulks(double requestRate) {
+        return bulks(requestRate, "put");
+    }
+
+    private HttpLoad.Requests bulks(double requestRate, String op) {
         int perConnection = (int) Math.ceil(requestRate / BULK_CONNECTIONS * sizes.seconds()) + 1;
         return (conn, index) -> {
             byte[][] r = new byte[perConnection][];
             for (int j = 0; j < perConnection; j++) {
                 List<String> names = new ArrayList<>(BULK_DOCS);
                 for (int d = 0; d < BULK_DOCS; d++) {
-                    names.add("b" + index + "-" + (j * BULK_DOCS + d) % (BULK_DOCS * 10));
+                    names.add((op.equals("apply") ? "ba" : "b") + index + "-" + (j * BULK_DOCS + d) % (BULK_DOCS * 10));
                 }
-                r[j] = conn.request("POST", "/api/v1/bulk", WriteDocs.bulkBody(names, j));
+                r[j] = conn.request("POST", "/api/v1/bulk" + (op.equals("apply") ? "?fieldManager=bench" : ""),
+                    WriteDocs.bulkBody(names, j, op));
             }
             return r;
         };

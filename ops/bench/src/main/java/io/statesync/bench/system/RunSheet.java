@@ -13,6 +13,7 @@ final class RunSheet {
 
     private final Table table;
     private final Map<String, List<double[]>> measured = new LinkedHashMap<>();
+    private final Map<String, double[]> latest = new LinkedHashMap<>();
 
     RunSheet(String title, String... figures) {
         String[] header = new String[figures.length + 2];
@@ -24,9 +25,15 @@ final class RunSheet {
 
     void add(String contender, int run, double... figures) {
         table.row(row(contender, run == 0 ? "warm-up (discarded)" : String.valueOf(run), figures));
+        latest.put(contender, figures.clone());
         if (run > 0) {
             measured.computeIfAbsent(contender, c -> new ArrayList<>()).add(figures.clone());
         }
+    }
+
+    /** The figures a contender's latest run added, warm-up included, or null when it has none. */
+    double[] latest(String contender) {
+        return latest.get(contender);
     }
 
     /** The per-figure medians of a contender's measured runs, or null when it has none. */

@@ -28,10 +28,15 @@ final class WriteDocs {
 
     /** {@code POST /api/v1/bulk} putting {@code names} at spec {@code seq}. */
     static String bulkBody(Iterable<String> names, long seq) {
+        return bulkBody(names, seq, "put");
+    }
+
+    /** As {@link #bulkBody(Iterable, long)} with items of {@code op} (put, or apply for server-side applies). */
+    static String bulkBody(Iterable<String> names, long seq, String op) {
         StringBuilder sb = new StringBuilder("{\"kind\":\"BulkWrite\",\"items\":[");
         String sep = "";
         for (String name : names) {
-            sb.append(sep).append("{\"op\":\"put\",\"object\":{\"kind\":\"").append(KIND)
+            sb.append(sep).append("{\"op\":\"").append(op).append("\",\"object\":{\"kind\":\"").append(KIND)
                 .append("\",\"metadata\":{\"namespace\":\"").append(NAMESPACE).append("\",\"name\":\"").append(name)
                 .append("\"},\"spec\":").append(spec(seq)).append("}}");
             sep = ",";

@@ -4,10 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,10 +18,8 @@ import io.statesync.agent.ConflictRetry;
 import io.statesync.agent.ResourceRef;
 import io.statesync.agent.StatesyncResourceClient;
 import io.statesync.app.StatesyncApp;
-import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
-import io.statesync.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +46,7 @@ class ConflictRetryIT {
 
     @Test
     void shouldLoseNoIncrementWhenTwoWritersRaceReadModifyWritesOnOneResource(EmbeddedCluster cluster) throws Exception {
-        try (StatesyncApp app = new StatesyncApp(config(cluster))) {
+        try (StatesyncApp app = new StatesyncApp(InstanceConfigs.onCluster(cluster, stateDir, "retry"))) {
             app.start();
             await().atMost(Duration.ofSeconds(90)).until(() -> app.restServer().readinessProblems().isEmpty());
             StatesyncResourceClient client = new StatesyncResourceClient(URI.create("http://127.0.0.1:" + app.httpPort()),
@@ -109,17 +104,4 @@ class ConflictRetryIT {
         }
     }
 
-    private AppConfig config(EmbeddedCluster cluster) {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, Object> p = new HashMap<>();
-        p.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
-        p.put(AppConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        p.put(AppConfig.TOPIC_PREFIX, "retry-" + suffix + ".");
-        p.put(AppConfig.APPLICATION_ID, "statesync-retry-" + suffix);
-        p.put(AppConfig.STATE_DIR, stateDir.toString());
-        p.put(ServerConfig.HTTP_PORT, 0);
-        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
-        p.put(AppConfig.NUM_STREAM_THREADS, 1);
-        return new AppConfig(p);
-    }
 }

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code statesync label} and {@code annotate} against a stand-in for one resource of the REST API, which checks
- * If-Match as statesync does and can let another writer change the object between the command's read and write.
+ * If-Match as statesync does (a PUT without it replaces the object) and can let another writer change the object
+ * between the command's read and write.
  */
 class MetadataCommandsTest {
 
@@ -64,7 +65,7 @@ class MetadataCommandsTest {
                 version += 2;
             }
             answer(ex, 200, body);
-        } else if (!ifMatch.equals("\"" + version + "\"")) {
+        } else if (ifMatch != null && !ifMatch.equals("\"" + version + "\"")) {
             answer(ex, 409, ("{\"code\":409,\"reason\":\"Conflict\",\"message\":\"stale\",\"resourceVersion\":\"" + version
                 + "\"}").getBytes(StandardCharsets.UTF_8));
         } else {

@@ -27,7 +27,6 @@ import io.statesync.agent.StatesyncAgent;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedCluster;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
-import io.statesync.server.ServerConfig;
 import io.statesync.simulator.SimulatedFleet;
 import io.statesync.simulator.SimulatorConfig;
 import io.statesync.simulator.WebAppAgent;
@@ -60,7 +59,7 @@ class WebAppChildrenIT {
 
     @Test
     void shouldRenderPatchAndCollectTheChildrenOfAWebApp(EmbeddedCluster cluster) throws Exception {
-        AppConfig config = config(cluster);
+        AppConfig config = InstanceConfigs.onCluster(cluster, stateDir, "webapp");
         try (StatesyncApp app = new StatesyncApp(config)) {
             app.start();
             base = "http://127.0.0.1:" + app.httpPort();
@@ -105,20 +104,6 @@ class WebAppChildrenIT {
         send("DELETE", WEBAPP, null);
         await().atMost(Duration.ofSeconds(60)).until(() -> status(WEBAPP) == 404 && status(DEPLOYMENT) == 404
             && status(SERVICE) == 404);
-    }
-
-    private AppConfig config(EmbeddedCluster cluster) {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, Object> p = new HashMap<>();
-        p.put(AppConfig.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
-        p.put(AppConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        p.put(AppConfig.TOPIC_PREFIX, "webapp-" + suffix + ".");
-        p.put(AppConfig.APPLICATION_ID, "statesync-webapp-" + suffix);
-        p.put(AppConfig.STATE_DIR, stateDir.toString());
-        p.put(ServerConfig.HTTP_PORT, 0);
-        p.put(ServerConfig.TOPIC_PARTITIONS, 3);
-        p.put(AppConfig.NUM_STREAM_THREADS, 1);
-        return new AppConfig(p);
     }
 
     /** The Deployment child's correction for {@code generation}, read from statesync.corrections. */

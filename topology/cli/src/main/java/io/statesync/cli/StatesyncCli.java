@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     subcommands = {ApplyCommand.class, ResourceCommands.Get.class,
         ResourceCommands.ListResources.class, ResourceCommands.Diff.class, WatchCommand.class, ResourceCommands.Delete.class,
         ResourceCommands.Diagnose.class, DescribeCommand.class, TreeCommand.class, KindsCommand.class,
-        KubeconfigCommand.class})
+        KubeconfigCommand.class, MetadataCommands.Label.class, MetadataCommands.Annotate.class})
 public final class StatesyncCli implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;

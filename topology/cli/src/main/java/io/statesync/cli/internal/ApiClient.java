@@ -9,11 +9,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** A small HTTP client for the statesync REST API, used by the CLI commands. */
 public final class ApiClient {
@@ -54,6 +57,36 @@ public final class ApiClient {
 
     public Response delete(String path, String ifMatch) throws IOException {
         return send("DELETE", path, null, null, ifMatch == null ? Map.of() : Map.of("If-Match", "\"" + ifMatch + "\""));
+    }
+
+    /**
+     * Read-modify-write of the resource at {@code path}: reads it, applies {@code change} to a copy, and PUTs the
+     * result with {@code If-Match} on the version read; when another write came first (409 Conflict) it reads again,
+     * from at least the version that won, and repeats the change, as {@code backoff} allows. {@code change} may run
+     * several times and must compute its result from its argument only. Returns the PUT's answer; the read's when it
+     * failed (404, ...) or when the change left the object as read (nothing is written); the last conflict when every
+     * step lost its race.
+     */
+    public Response update(String path, ConflictRetry.Backoff backoff, UnaryOperator<ObjectNode> change)
+            throws IOException {
+        String[] winner = {null};
+        return ConflictRetry.retryOnConflict(backoff, () -> {
+            Response read = get(path + query(Collections.singletonMap("resourceVersion", winner[0])));
+            if (!read.ok() || !(read.json() instanceof ObjectNode current)) {
+                return read;
+            }
+            ObjectNode changed = change.apply(current.deepCopy());
+            if (changed.equals(current)) {
+                return read;
+            }
+            String version = current.path("metadata").path("resourceVersion").asText();
+            Response written = send("PUT", path, changed.toString(), "application/json",
+                Map.of("If-Match", "\"" + version + "\""));
+            if (ConflictRetry.isConflict(written)) {
+                winner[0] = written.json().path("resourceVersion").asText(null);
+            }
+            return written;
+        });
     }
 
     public Response send(String method, String path, String body, String contentType, Map<String, String> headers)

@@ -194,6 +194,26 @@ class CliIT {
     }
 
     @Test
+    void shouldLabelAndAnnotateAResourceThroughAPreconditionedReadModifyWrite(@TempDir Path dir) throws IOException {
+        String name = "meta-" + UUID.randomUUID().toString().substring(0, 6);
+        cli("apply", "-f", yaml(dir, "kind: WebApp\nmetadata: {name: " + name + ", labels: {tier: web}}\nspec: {a: 1}\n").toString());
+        String key = "WebApp/default/" + name;
+
+        Run refused = cli("label", key, "tier=db");
+        Run labelled = cli("label", "--overwrite", key, "tier=db", "env=prod");
+        Run annotated = cli("annotate", key, "note=hello");
+        JsonNode r = new ObjectMapper().readTree(cli("get", key, "-o", "json").out());
+
+        assertThat(refused.exit()).isEqualTo(StatesyncCli.EXIT_ERROR);
+        assertThat(labelled.exit()).as(labelled.err()).isZero();
+        assertThat(annotated.exit()).as(annotated.err()).isZero();
+        assertThat(r.path("metadata").path("labels").path("tier").asText()).isEqualTo("db");
+        assertThat(r.path("metadata").path("labels").path("env").asText()).isEqualTo("prod");
+        assertThat(r.path("metadata").path("annotations").path("note").asText()).isEqualTo("hello");
+        assertThat(r.path("spec").path("a").asInt()).isEqualTo(1);
+    }
+
+    @Test
     void shouldExitWith3OnAConflictAnd1OnOtherErrors(@TempDir Path dir) throws IOException {
         String name = "cas-" + UUID.randomUUID().toString().substring(0, 6);
         cli("apply", "-f", yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {a: 1}\n").toString());

@@ -11,6 +11,7 @@ import io.statesync.avro.CorrectionRef;
 import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.Health;
+import io.statesync.avro.ManagedFieldsEntry;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ApplyError;
 import io.statesync.avro.OwnerReference;
@@ -39,10 +40,10 @@ import org.apache.avro.io.Encoder;
 final class RecordEncoders {
 
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
-    static final long RESOURCE_FINGERPRINT = -6936502303658656743L;
+    static final long RESOURCE_FINGERPRINT = 613259373093866406L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 4564129052645942112L;
-    static final long RECONCILE_STATE_FINGERPRINT = -6766782990012927241L;
+    static final long RECONCILE_STATE_FINGERPRINT = 3725515689452605732L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -172,6 +173,15 @@ final class RecordEncoders {
         writeTextMap(m.getAnnotations(), out);
         writeTextList(m.getFinalizers(), out);
         writeList(m.getOwnerReferences(), RecordEncoders::writeOwnerReference, out);
+        writeList(m.getManagedFields(), RecordEncoders::writeManagedFieldsEntry, out);
+    }
+
+    private static void writeManagedFieldsEntry(ManagedFieldsEntry e, Encoder out) throws IOException {
+        writeText(e.getManager(), out);
+        out.writeEnum(e.getOperation().ordinal());
+        writeText(e.getApiVersion(), out);
+        writeOptional(e.getTime(), RecordEncoders::writeTime, out);
+        writeText(e.getFieldsV1(), out);
     }
 
     private static void writeOwnerReference(OwnerReference r, Encoder out) throws IOException {

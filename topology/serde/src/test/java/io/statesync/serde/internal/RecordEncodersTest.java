@@ -17,6 +17,8 @@ import io.statesync.avro.DiffKind;
 import io.statesync.avro.FieldDiff;
 import io.statesync.avro.FieldOp;
 import io.statesync.avro.FieldOpType;
+import io.statesync.avro.ManagedFieldsEntry;
+import io.statesync.avro.ManagedFieldsOperation;
 import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ApplyError;
 import io.statesync.avro.ObservedState;
@@ -127,7 +129,11 @@ class RecordEncodersTest {
             .setGeneration(random.nextLong(1, 1L << 40)).setCreationTimestamp(time(random))
             .setDeletionTimestamp(random.nextBoolean() ? null : time(random))
             .setLabels(texts(random, "l")).setAnnotations(texts(random, "a"))
-            .setFinalizers(random.nextBoolean() ? List.of() : List.of("statesync.io/cleanup", "f-" + random.nextInt(9))).build();
+            .setFinalizers(random.nextBoolean() ? List.of() : List.of("statesync.io/cleanup", "f-" + random.nextInt(9)))
+            .setManagedFields(random.nextBoolean() ? List.of() : List.of(
+                new ManagedFieldsEntry("kubectl", ManagedFieldsOperation.Apply, "statesync.io/v1", null, "{\"f:spec\":{}}"),
+                new ManagedFieldsEntry("m-" + random.nextInt(9), ManagedFieldsOperation.Update, "statesync.io/v1", time(random),
+                    "{\"f:metadata\":{\"f:labels\":{\"f:a\":{}}}}"))).build();
         List<Condition> conditions = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
             conditions.add(Condition.newBuilder().setType("T" + i).setStatus(random.nextBoolean() ? "True" : "False")

@@ -101,6 +101,17 @@ class WebAppChildrenIT {
         JsonNode webapp = awaitJson(WEBAPP, w -> healthy(w, 2));
         assertThat(webapp.path("status").path("observedGeneration").asInt()).isEqualTo(2);
 
+        // Someone else edits a field the agent's writer applied: the writer's next apply is a conflict, not an overwrite.
+        send("PATCH", SERVICE + "?fieldManager=kubectl-edit", "{\"spec\":{\"port\":7070}}", "application/merge-patch+json");
+        send("PUT", WEBAPP, "{\"spec\":{\"image\":\"nginx:1.22\",\"replicas\":5,\"port\":9090,\"env\":{\"ENV\":\"production\"}}}");
+        awaitJson(DEPLOYMENT, d -> d.path("spec").path("image").asText().equals("nginx:1.22"));
+        JsonNode conflicts = awaitJson(SERVICE + "/events", e -> e.toString().contains("FieldManagerConflict"));
+        JsonNode service = awaitJson(SERVICE, s -> true);
+        assertThat(service.path("spec").path("port").asInt()).isEqualTo(7070);
+        assertThat(service.path("metadata").path("managedFields").toString()).contains("kubectl-edit")
+            .contains(ChildWriter.DEFAULT_FIELD_MANAGER);
+        assertThat(conflicts.toString()).contains(".spec.port");
+
         send("DELETE", WEBAPP, null);
         await().atMost(Duration.ofSeconds(60)).until(() -> status(WEBAPP) == 404 && status(DEPLOYMENT) == 404
             && status(SERVICE) == 404);
@@ -174,9 +185,13 @@ class WebAppChildrenIT {
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        return send(method, path, body, "application/json");
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String contentType) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         if (body != null) {
-            b.header("Content-Type", "application/json");
+            b.header("Content-Type", contentType);
         }
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());

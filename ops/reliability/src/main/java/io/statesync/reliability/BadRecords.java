@@ -46,10 +46,10 @@ final class BadRecords {
 
     static final int DEEP_LEVELS = 10_000;
     /**
-     * A DesiredState with a null spec ends in spec, expectedResourceVersion, patch, createOnly and ownerReferences (an
-     * empty array), one zero byte each.
+     * A DesiredState with a null spec ends in spec, expectedResourceVersion, patch, createOnly, ownerReferences (an
+     * empty array), fieldManager, force and managedFields, one zero byte each.
      */
-    private static final int TRAILING_ZERO_BYTES = 5;
+    private static final int TRAILING_ZERO_BYTES = 8;
     private static final List<String> INVALID_KEYS = List.of("", "no-slashes", "webApp/default/x", "WebApp/UPPER/x",
         "WebApp/default/", "WebApp//x", "WebApp/default/x/extra", "WebApp/default/" + "a".repeat(300), "WebApp/de fault/x");
 
@@ -153,8 +153,7 @@ final class BadRecords {
     /**
      * Hand-encoded, because encoding a tree this deep with Avro's recursive writer would overflow our own stack:
      * the spec is a Value that is a list holding a list ... {@link #DEEP_LEVELS} times, ending in null.
-     * DesiredState ends with spec, then a null expectedResourceVersion, a null patch and createOnly false; with
-     * spec = null those are four zero bytes.
+     * DesiredState ends with spec and the fields after it, each one zero byte when null, false or empty.
      */
     private byte[] deeplyNested(String key) {
         byte[] shallow = serialize(desired(key, null));
@@ -171,6 +170,9 @@ final class BadRecords {
         out.put((byte) 0x00); // patch: null
         out.put((byte) 0x00); // createOnly: false
         out.put((byte) 0x00); // ownerReferences: empty
+        out.put((byte) 0x00); // fieldManager: null
+        out.put((byte) 0x00); // force: false
+        out.put((byte) 0x00); // managedFields: null
         return Arrays.copyOf(out.array(), out.position());
     }
 

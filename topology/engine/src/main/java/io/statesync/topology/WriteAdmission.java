@@ -296,10 +296,14 @@ public final class WriteAdmission {
         if (after.path("metadata").has("managedFields")) {
             effective.setManagedFields(ManagedFields.fromJson(after.path("metadata").get("managedFields")));
         }
+        requireWithinBytes(effective, limits.maxBytes());
         return effective;
     }
 
-    /** The write whose editable part is {@code after}: metadata's labels, annotations, finalizers, owner references, and spec. */
+    /**
+     * The write whose editable part is {@code after}: metadata's labels, annotations, finalizers, owner references, and
+     * spec. The caller checks its bytes once it has its managed fields too.
+     */
     private static DesiredState fromEditable(DesiredState request, JsonNode after, Limits limits) {
         JsonNode meta = after.path("metadata");
         for (var it = meta.fieldNames(); it.hasNext(); ) {
@@ -319,7 +323,6 @@ public final class WriteAdmission {
         } catch (IllegalArgumentException e) {
             throw new JsonPatches.PatchException(false, e.getMessage());
         }
-        requireWithinBytes(effective, limits.maxBytes());
         return effective;
     }
 

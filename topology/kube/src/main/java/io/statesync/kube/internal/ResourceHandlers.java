@@ -142,12 +142,6 @@ public final class ResourceHandlers {
             expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             meta.remove("resourceVersion");
         }
-        if (config.hasNonNull("apiVersion") && !KubePaths.GROUP_VERSION.equals(config.get("apiVersion").asText())) {
-            throw ApiError.badRequest("apiVersion must be " + KubePaths.GROUP_VERSION);
-        }
-        if (config instanceof ObjectNode body) {
-            body.remove("apiVersion");
-        }
         written(ctx, kind, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
             RestContext.force(ctx, true)));
     }

@@ -4,10 +4,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * A resource key {@code kind/namespace/name}. kind matches {@code [A-Z][A-Za-z0-9]{0,62}}; namespace and
- * name are DNS-1123 subdomains. Every other string is invalid input.
+ * A resource key {@code kind/namespace/name}. kind is the kind's name, {@code [A-Z][A-Za-z0-9]{0,62}}, qualified by
+ * its API group as {@code Name.group} unless the group is {@link #DEFAULT_GROUP} (so that every key written before
+ * groups existed keeps its bytes), with {@link #CORE_GROUP_ALIAS} standing for Kubernetes' core group; namespace is a
+ * DNS-1123 subdomain, or empty for a cluster-scoped kind; name is a DNS-1123 subdomain. Every other string is invalid
+ * input.
  */
 public record ResourceKey(String kind, String namespace, String name) {
+
+    /** The group of a kind written without one. */
+    public static final String DEFAULT_GROUP = "statesync.io";
+    /** How a key writes Kubernetes' core group, whose name is empty (its {@code v1 Namespace}, say). */
+    public static final String CORE_GROUP_ALIAS = "core";
 
     private static final int MAX_KIND = 63;
     private static final int MAX_SUBDOMAIN = 253;
@@ -43,13 +51,54 @@ public record ResourceKey(String kind, String namespace, String name) {
         }
     }
 
+    /** The kind qualified by its group as keys write it: the bare name for {@link #DEFAULT_GROUP}. */
+    public static String qualifiedKind(String kindName, String group) {
+        if (DEFAULT_GROUP.equals(group)) {
+            return kindName;
+        }
+        return kindName + "." + (group.isEmpty() ? CORE_GROUP_ALIAS : group);
+    }
+
+    /** The kind's API group: {@link #DEFAULT_GROUP} for a bare kind, empty for the core group. */
+    public static String groupOf(String kind) {
+        int dot = kind.indexOf('.');
+        if (dot < 0) {
+            return DEFAULT_GROUP;
+        }
+        String group = kind.substring(dot + 1);
+        return CORE_GROUP_ALIAS.equals(group) ? "" : group;
+    }
+
+    /** The kind's name without its group. */
+    public static String nameOf(String kind) {
+        int dot = kind.indexOf('.');
+        return dot < 0 ? kind : kind.substring(0, dot);
+    }
+
+    /** This key's API group (see {@link #groupOf}). */
+    public String group() {
+        return groupOf(kind);
+    }
+
+    /** This key's kind name without its group. */
+    public String kindName() {
+        return nameOf(kind);
+    }
+
+    /** Whether the key names a cluster-scoped object, one with no namespace. */
+    public boolean clusterScoped() {
+        return namespace.isEmpty();
+    }
+
     /** Why the parts are not a valid key, or null when they are. */
     public static String problem(String kind, String namespace, String name) {
         if (!isValidKind(kind)) {
-            return "kind must match [A-Z][A-Za-z0-9]{0,62}, got " + quote(kind);
+            return "kind must match [A-Z][A-Za-z0-9]{0,62}, optionally followed by '.' and its API group (a DNS-1123 "
+                + "subdomain other than " + DEFAULT_GROUP + "), got " + quote(kind);
         }
-        if (!isSubdomain(namespace)) {
-            return "namespace must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253), got " + quote(namespace);
+        if (namespace == null || !namespace.isEmpty() && !isSubdomain(namespace)) {
+            return "namespace must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253), or empty "
+                + "for a cluster-scoped kind, got " + quote(namespace);
         }
         if (!isSubdomain(name)) {
             return "name must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253), got " + quote(name);
@@ -58,15 +107,29 @@ public record ResourceKey(String kind, String namespace, String name) {
     }
 
     /**
-     * {@code [A-Z][A-Za-z0-9]{0,62}}. Every input record's key and every event's key is checked, and a regular
-     * expression allocates a matcher (and, for a loop, its state) per check; {@code ResourceKeyTest} holds these
-     * checks to the regular expressions.
+     * {@code [A-Z][A-Za-z0-9]{0,62}}, optionally followed by {@code .group}, a DNS-1123 subdomain that is not
+     * {@link #DEFAULT_GROUP} (its kinds have one spelling, the bare one). Every input record's key and every event's key
+     * is checked, and a regular expression allocates a matcher (and, for a loop, its state) per check;
+     * {@code ResourceKeyTest} holds these checks to the regular expressions.
      */
     public static boolean isValidKind(String kind) {
-        if (kind == null || kind.isEmpty() || kind.length() > MAX_KIND || !isAsciiUpper(kind.charAt(0))) {
+        if (kind == null) {
             return false;
         }
-        for (int i = 1; i < kind.length(); i++) {
+        int dot = kind.indexOf('.');
+        if (dot < 0) {
+            return isKindName(kind, kind.length());
+        }
+        String group = kind.substring(dot + 1);
+        return isKindName(kind, dot) && isSubdomain(group) && !DEFAULT_GROUP.equals(group);
+    }
+
+    /** Whether the first {@code length} characters of {@code kind} are a kind's name. */
+    private static boolean isKindName(String kind, int length) {
+        if (length == 0 || length > MAX_KIND || !isAsciiUpper(kind.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < length; i++) {
             char c = kind.charAt(i);
             if (!isAsciiUpper(c) && !isLowerOrDigit(c)) {
                 return false;

@@ -21,7 +21,38 @@ class ResourceKeyTest {
 
     @Property(tries = 3000)
     void kindCheckAgreesWithItsPattern(@ForAll("keyish") String s) {
-        assertThat(ResourceKey.isValidKind(s)).isEqualTo(KIND.matcher(s).matches());
+        int dot = s.indexOf('.');
+        boolean expected = dot < 0 ? KIND.matcher(s).matches()
+            : KIND.matcher(s.substring(0, dot)).matches() && subdomain(s.substring(dot + 1))
+              && !s.substring(dot + 1).equals("statesync.io");
+        assertThat(ResourceKey.isValidKind(s)).isEqualTo(expected);
+    }
+
+    @Property(tries = 1000)
+    void groupQualifiedKindCheckAgreesWithItsPattern(@ForAll("keyish") String name, @ForAll("keyish") String group) {
+        String s = "W" + name.replace(".", "") + "." + group;
+        boolean expected = KIND.matcher(s.substring(0, s.indexOf('.'))).matches() && subdomain(group) && !group.equals("statesync.io");
+        assertThat(ResourceKey.isValidKind(s)).isEqualTo(expected);
+    }
+
+    private static boolean subdomain(String s) {
+        return !s.isEmpty() && s.length() <= 253 && SUBDOMAIN.matcher(s).matches();
+    }
+
+    @Test
+    void shouldQualifyAKindByItsGroupExceptTheDefaultOne() {
+        assertThat(ResourceKey.qualifiedKind("WebApp", "statesync.io")).isEqualTo("WebApp");
+        assertThat(ResourceKey.qualifiedKind("Widget", "example.com")).isEqualTo("Widget.example.com");
+        assertThat(ResourceKey.qualifiedKind("Namespace", "")).isEqualTo("Namespace.core");
+        ResourceKey k = ResourceKey.parse("Deployment.apps/default/shop");
+        assertThat(k.group()).isEqualTo("apps");
+        assertThat(k.kindName()).isEqualTo("Deployment");
+        assertThat(ResourceKey.parse("WebApp/default/shop").group()).isEqualTo("statesync.io");
+        assertThat(ResourceKey.parse("Namespace.core//team-a").group()).isEmpty();
+        assertThat(ResourceKey.parse("Namespace.core//team-a").clusterScoped()).isTrue();
+        assertThat(ResourceKey.parse("Namespace.core//team-a").toString()).isEqualTo("Namespace.core//team-a");
+        assertThatThrownBy(() -> ResourceKey.parse("WebApp.statesync.io/default/shop")).hasMessageContaining("kind");
+        assertThatThrownBy(() -> ResourceKey.parse("Widget.Example.com/default/w")).hasMessageContaining("kind");
     }
 
     @Property(tries = 3000)
@@ -47,7 +78,8 @@ class ResourceKeyTest {
         assertThat(ResourceKey.isValidKind("WebApp2")).isTrue();
         assertThat(ResourceKey.isValidKind("W" + "a".repeat(62))).isTrue();
         assertThat(ResourceKey.isValidKind("W" + "a".repeat(63))).isFalse();
-        for (String bad : new String[] {"", "webApp", "2App", "Web-App", "Web.App", "Wéb", null}) {
+        assertThat(ResourceKey.isValidKind("Web.app")).isTrue();
+        for (String bad : new String[] {"", "webApp", "2App", "Web-App", "Web.App", "Wéb", "Web.", ".app", "W.statesync.io", null}) {
             assertThat(ResourceKey.isValidKind(bad)).as("'%s'", bad).isFalse();
         }
     }
@@ -57,6 +89,7 @@ class ResourceKeyTest {
         assertThat(ResourceKey.parse("WebApp/default/shop")).isEqualTo(new ResourceKey("WebApp", "default", "shop"));
         assertThatThrownBy(() -> ResourceKey.parse("webapp/default/shop")).hasMessageContaining("kind");
         assertThatThrownBy(() -> ResourceKey.parse("WebApp/Default/shop")).hasMessageContaining("namespace");
+        assertThat(ResourceKey.parse("WebApp//shop").namespace()).isEmpty();
         assertThatThrownBy(() -> ResourceKey.parse("WebApp/default/shop-")).hasMessageContaining("name");
     }
 

@@ -16,14 +16,18 @@ import io.statesync.rest.RestExtension;
 import io.statesync.rest.TokenAuth;
 
 /**
- * The Kubernetes API of an instance: group {@code statesync.io}, version {@code v1}, every kind namespaced, with
+ * The Kubernetes API of an instance: group {@code statesync.io}, version {@code v1}, every kind namespaced; the
+ * CustomResourceDefinitions of {@code apiextensions.k8s.io/v1}, and every group, version and kind they define; with
  * discovery, OpenAPI, read-only Events, Tables and Status errors, so that kubectl, informers and Kubernetes clients
  * work against statesync (docs/kubernetes-api.md). Found by the server on the class path; it serves the same
  * objects as the server's own API, through the same admission, view and watch.
  */
 public final class KubeApi implements RestExtension {
 
-    private static final String NS = KubePaths.ROOT + "/namespaces/{namespace}/{plural}";
+    private static final String GV = "/apis/{group}/{version}";
+    private static final String NS = GV + "/namespaces/{namespace}/{plural}";
+    /** A cluster-scoped kind's objects, and a namespaced kind's objects across all namespaces. */
+    private static final String ALL = GV + "/{plural}";
 
     @Override
     public void register(RoutesConfig routes, RestContext context) {
@@ -37,29 +41,25 @@ public final class KubeApi implements RestExtension {
         routes.get("/api", discovery::api);
         routes.get("/api/v1", discovery::coreV1);
         routes.get("/apis", discovery::apis);
-        routes.get("/apis/" + KubePaths.GROUP, discovery::group);
-        routes.get(KubePaths.ROOT, discovery::groupVersion);
-        routes.get("/apis/events.k8s.io", discovery::eventsGroup);
-        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION, discovery::eventsGroupVersion);
         routes.get("/openapi/v2", openApi::v2);
         routes.get("/openapi/v3", openApi::v3Index);
-        routes.get("/openapi/v3/apis/" + KubePaths.GROUP_VERSION, openApi::v3Group);
-        routes.get(KubePaths.ROOT + "/{plural}", collections::listAll);
-        routes.get(NS, collections::list);
-        routes.post(NS, objects::create);
-        routes.delete(NS, collections::deleteCollection);
-        routes.get(NS + "/{name}", objects::get);
-        routes.put(NS + "/{name}", objects::update);
-        routes.patch(NS + "/{name}", objects::patch);
-        routes.delete(NS + "/{name}", objects::delete);
-        routes.get(NS + "/{name}/status", objects::get);
-        routes.put(NS + "/{name}/status", objects::statusWrite);
-        routes.patch(NS + "/{name}/status", objects::statusWrite);
+        routes.get("/openapi/v3/apis/{group}/{version}", openApi::v3Group);
+        // The read-only events group first: the generic group routes below would take its paths otherwise.
+        routes.get("/apis/events.k8s.io", discovery::eventsGroup);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION, discovery::eventsGroupVersion);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/namespaces/{namespace}/events", events::eventsApi);
+        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/events", events::eventsApi);
+        routes.get("/api/v1/namespaces/{namespace}/events", events::core);
+        routes.get("/api/v1/events", events::core);
+        routes.get("/apis/{group}", discovery::group);
+        routes.get(GV, discovery::groupVersion);
+        objectRoutes(routes, NS, objects, collections);
+        objectRoutes(routes, ALL, objects, collections);
         // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
         // does) is answered 503, on which it falls back to the HTTP stream; any other refusal ends its watch, so a watch
         // the caps refuse is answered 429 here already, and its client learns of it instead of retrying unseen. No
         // before-handler runs for an upgrade: the token is checked here, so only a reader learns of the caps.
-        for (String path : new String[] {KubePaths.ROOT + "/{plural}", NS}) {
+        for (String path : new String[] {ALL, NS}) {
             routes.ws(path, ws -> ws.onConnect(session -> session.closeSession()));
             routes.wsBeforeUpgrade(path, ctx -> {
                 try {
@@ -71,10 +71,23 @@ public final class KubeApi implements RestExtension {
                 throw ApiError.unavailable("watches are served as HTTP streams, not over WebSocket", 1);
             });
         }
-        routes.get("/api/v1/namespaces/{namespace}/events", events::core);
-        routes.get("/api/v1/events", events::core);
-        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/namespaces/{namespace}/events", events::eventsApi);
-        routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/events", events::eventsApi);
+    }
+
+    /**
+     * The verbs on a collection and its objects: {@code collection} is a namespace's or, for a cluster-scoped kind,
+     * the cluster's; the handlers refuse a path whose scope is not the kind's.
+     */
+    private static void objectRoutes(RoutesConfig routes, String collection, ResourceHandlers objects, Collections collections) {
+        routes.get(collection, collections::list);
+        routes.post(collection, objects::create);
+        routes.delete(collection, collections::deleteCollection);
+        routes.get(collection + "/{name}", objects::get);
+        routes.put(collection + "/{name}", objects::update);
+        routes.patch(collection + "/{name}", objects::patch);
+        routes.delete(collection + "/{name}", objects::delete);
+        routes.get(collection + "/{name}/status", objects::get);
+        routes.put(collection + "/{name}/status", objects::statusWrite);
+        routes.patch(collection + "/{name}/status", objects::statusWrite);
     }
 
     /**
@@ -88,7 +101,7 @@ public final class KubeApi implements RestExtension {
             res.setHeader("Retry-After", String.valueOf(refused.retryAfterSeconds()));
         }
         res.setContentType("application/json");
-        byte[] body = KubeStatus.of(refused, ctx.pathParamMap().get("plural"), null).toString()
+        byte[] body = KubeStatus.of(refused, ctx.pathParamMap().get("group"), ctx.pathParamMap().get("plural"), null).toString()
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
         res.setContentLength(body.length);
         res.getOutputStream().write(body);
@@ -106,7 +119,8 @@ public final class KubeApi implements RestExtension {
         if (error.retryAfterSeconds() != null) {
             ctx.header("Retry-After", String.valueOf(error.retryAfterSeconds()));
         }
-        ctx.json(KubeStatus.of(error, ctx.pathParamMap().get("plural"), ctx.pathParamMap().get("name")));
+        ctx.json(KubeStatus.of(error, ctx.pathParamMap().get("group"), ctx.pathParamMap().get("plural"),
+            ctx.pathParamMap().get("name")));
         return true;
     }
 }

@@ -17,6 +17,14 @@ public final class ApiError extends RuntimeException {
     private final Integer retryAfterSeconds;
     private final String errorId;
     private final List<Cause> causes;
+    private final Subject subject;
+
+    /**
+     * The object an error is about, where it is not the one the request's path names (a create's object, say): the
+     * Kubernetes Status names it in its details, and kubectl prints them.
+     */
+    public record Subject(String group, String kind, String name) {
+    }
 
     /** One cause of an error field by field, as a Kubernetes StatusCause (an apply's FieldManagerConflict). */
     public record Cause(String reason, String message, String field) {
@@ -36,7 +44,13 @@ public final class ApiError extends RuntimeException {
 
     private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds, String errorId,
                      List<Cause> causes) {
+        this(code, reason, message, resourceVersion, retryAfterSeconds, errorId, causes, null);
+    }
+
+    private ApiError(int code, String reason, String message, String resourceVersion, Integer retryAfterSeconds, String errorId,
+                     List<Cause> causes, Subject subject) {
         super(message, null, false, false);
+        this.subject = subject;
         this.causes = List.copyOf(causes);
         this.code = code;
         this.reason = reason;
@@ -80,6 +94,11 @@ public final class ApiError extends RuntimeException {
      * A server-side apply refused because other managers own fields it would change: Kubernetes' 409 Conflict with one
      * FieldManagerConflict cause per field.
      */
+    /** 422 Invalid with one cause per field, as Kubernetes answers a write its validation refuses. */
+    public static ApiError invalid(String message, List<Cause> causes) {
+        return new ApiError(422, "Invalid", message, null, null, null, causes);
+    }
+
     public static ApiError applyConflict(String message, List<Cause> causes) {
         return new ApiError(409, "Conflict", message, null, null, null, causes);
     }
@@ -141,6 +160,16 @@ public final class ApiError extends RuntimeException {
     /** For a 503 or 429: seconds for the Retry-After header; otherwise null. */
     public Integer retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /** This error about {@code subject}. */
+    public ApiError about(Subject subject) {
+        return new ApiError(code, reason, getMessage(), resourceVersion, retryAfterSeconds, errorId, causes, subject);
+    }
+
+    /** The object the error is about, or null when it is the one the request's path names. */
+    public Subject subject() {
+        return subject;
     }
 
     /** The causes field by field; empty for most errors. */

@@ -142,6 +142,19 @@ public final class ResourceView implements AutoCloseable {
         return index.get(key);
     }
 
+    /**
+     * Up to {@code max} resources whose keys start with {@code prefix} ({@code Kind/} for one kind's), in key order,
+     * read without scanning the rest of the view.
+     */
+    public List<StoredResource> withKeyPrefix(String prefix, int max) {
+        lock.lock();
+        try {
+            return index.prefixed(prefix, max);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A page of the current view in key order, after {@code afterKey}, with the position it reflects. */
     public Page list(Predicate<StoredResource> filter, String afterKey, int limit) {
         return list(filter, afterKey, limit, Long.MAX_VALUE);

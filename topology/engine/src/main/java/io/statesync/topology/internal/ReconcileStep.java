@@ -35,6 +35,7 @@ import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.reconciler.StatusCalculator;
 import io.statesync.reconciler.StatusView;
 import io.statesync.reconciler.SyncStatus;
+import io.statesync.topology.ApiOnlyKinds;
 import io.statesync.topology.ReconcileMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,6 +93,9 @@ final class ReconcileStep {
         Resource res = st.getResource();
         Counted countedBefore = Counted.of(res);
         String kind = res.getMetadata().getKind();
+        if (ApiOnlyKinds.contains(kind)) {
+            observed = apiOnlyObserved(res, specTree, now);
+        }
         PlanInput in = planInput(key, st, res, policy, observed, specTree, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
         Decision decision = paced(kind, planner.plan(in, merge), now);
@@ -377,6 +381,15 @@ final class ReconcileStep {
     }
 
     /** Deleting, and the agent says the resource is gone (or no agent ever reported it). */
+    /**
+     * What an API-only kind's object is observed as: its spec at its generation, or gone once it is being deleted, so
+     * that it is Synced at once and its deletion waits only for its finalizers.
+     */
+    private static ObservedView apiOnlyObserved(Resource res, Object specTree, Instant now) {
+        return res.getMetadata().getDeletionTimestamp() != null ? ObservedView.absent(now)
+            : ObservedView.present(specTree, res.getMetadata().getGeneration(), now, null);
+    }
+
     private static boolean isDeletionComplete(Resource res, ObservedView observed) {
         boolean deleting = res.getMetadata().getDeletionTimestamp() != null || isOrphanPlaceholder(res);
         return deleting && !observed.isPresent();

@@ -35,28 +35,22 @@ public final class Collections {
         this.kinds = kinds;
     }
 
-    public void listAll(Context ctx) throws IOException, InterruptedException {
-        listOrWatch(ctx, null);
-    }
-
+    /** A list or watch, in one namespace, across all, or of a cluster-scoped kind. */
     public void list(Context ctx) throws IOException, InterruptedException {
-        listOrWatch(ctx, ctx.pathParam("namespace"));
-    }
-
-    private void listOrWatch(Context ctx, String namespace) throws IOException, InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
+        KindCatalog.Served served = kinds.resolve(ctx);
+        String namespace = KindCatalog.namespace(ctx, served, true);
+        Predicate<StoredResource> filter = Selectors.filter(served.kind().kind(), namespace, ctx.queryParam("labelSelector"),
             ctx.queryParam("fieldSelector"));
         if (KubePaths.flag(ctx.queryParam("watch"))) {
-            new KubeWatch(context).watch(ctx, kind, filter);
+            new KubeWatch(context).watch(ctx, served, filter);
             return;
         }
         ListPage page = page(ctx, filter);
         List<ObjectNode> objects = new ArrayList<>(page.items().size());
         for (StoredResource r : page.items()) {
-            objects.add(KubeObjects.of(r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
+            objects.add(KubeObjects.of(served, r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
         }
-        Tables.respond(ctx, kind, objects, KubeResourceVersion.position(page.position()), page.continueToken(), false);
+        Tables.respond(ctx, served, objects, KubeResourceVersion.position(page.position()), page.continueToken(), false);
     }
 
     /** One page of a list, with the position its tokens carry (the first page's on every page) and the next token. */
@@ -120,22 +114,23 @@ public final class Collections {
      * neither the work nor the answer holds more than the list budget at once.
      */
     public void deleteCollection(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        String namespace = ctx.pathParam("namespace");
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        String namespace = KindCatalog.namespace(ctx, served, false);
         Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
             ctx.queryParam("fieldSelector"));
         DeleteOptions options = DeleteOptions.of(ctx, ResourceHandlers.body(ctx));
         ResourceView view = context.caughtUpView();
         long maxBytes = context.config().getLong(ServerConfig.LIST_MAX_BYTES);
         ResourceView.Page page = view.list(filter, null, Integer.MAX_VALUE, maxBytes);
-        ObjectNode out = KubeObjects.list(kind.kind(), KubeResourceVersion.position(page.position()), null);
+        ObjectNode out = KubeObjects.list(served, KubeResourceVersion.position(page.position()), null);
         long remaining = 0;
         for (boolean first = true; ; first = false) {
             for (StoredResource r : page.items()) {
                 ResourceKey key = ResourceKey.parse(r.key());
                 options.delete(context, kind, key, context.requestId(ctx) + "-" + key.name());
                 if (first) {
-                    ResourceHandlers.items(out).add(KubeObjects.of(r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
+                    ResourceHandlers.items(out).add(KubeObjects.of(served, r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
                 } else {
                     remaining++;
                 }

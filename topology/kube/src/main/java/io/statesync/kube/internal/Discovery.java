@@ -1,10 +1,15 @@
 package io.statesync.kube.internal;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.statesync.rest.ApiError;
+import io.statesync.topology.ResourceKey;
 
 /**
  * Kubernetes' discovery documents: {@code /version}, {@code /api} and {@code /api/v1} (core v1, for Events),
@@ -33,7 +38,7 @@ public final class Discovery {
 
     public void api(Context ctx) {
         if (aggregated(ctx)) {
-            ObjectNode group = discoveryGroup("", "v1");
+            ObjectNode group = discoveryGroup("", List.of("v1"));
             event(group.withArray("versions").get(0).withArray("resources"), true);
             respondAggregated(ctx, group);
             return;
@@ -51,29 +56,36 @@ public final class Discovery {
         ctx.json(n);
     }
 
+    /** Every served group: statesync.io, the groups the CustomResourceDefinitions define, and events.k8s.io. */
     public void apis(Context ctx) {
+        Map<String, List<String>> served = kinds.groups();
         if (aggregated(ctx)) {
-            ObjectNode group = discoveryGroup(KubePaths.GROUP, KubePaths.VERSION);
-            ArrayNode resources = group.withArray("versions").get(0).withArray("resources");
-            kinds.all().forEach(k -> aggregatedKind(resources, k));
-            ObjectNode events = discoveryGroup("events.k8s.io", "v1");
+            List<ObjectNode> groups = new ArrayList<>();
+            List<KindCatalog.Kind> all = kinds.all();
+            served.forEach((name, versions) -> groups.add(aggregatedGroup(name, versions, all)));
+            ObjectNode events = discoveryGroup("events.k8s.io", List.of("v1"));
             event(events.withArray("versions").get(0).withArray("resources"), true);
-            respondAggregated(ctx, group, events);
+            groups.add(events);
+            respondAggregated(ctx, groups.toArray(ObjectNode[]::new));
             return;
         }
         ObjectNode n = object().put("kind", "APIGroupList").put("apiVersion", "v1");
         ArrayNode groups = n.putArray("groups");
-        groups.add(group(KubePaths.GROUP, KubePaths.VERSION));
-        groups.add(group("events.k8s.io", "v1"));
+        served.forEach((name, versions) -> groups.add(group(name, versions)));
+        groups.add(group("events.k8s.io", List.of("v1")));
         ctx.json(n);
     }
 
     public void group(Context ctx) {
-        ctx.json(group(KubePaths.GROUP, KubePaths.VERSION).put("kind", "APIGroup").put("apiVersion", "v1"));
+        List<String> versions = kinds.groups().get(ctx.pathParam("group"));
+        if (versions == null) {
+            throw ApiError.notFound("the server could not find the requested resource");
+        }
+        ctx.json(group(ctx.pathParam("group"), versions).put("kind", "APIGroup").put("apiVersion", "v1"));
     }
 
     public void eventsGroup(Context ctx) {
-        ctx.json(group("events.k8s.io", "v1").put("kind", "APIGroup").put("apiVersion", "v1"));
+        ctx.json(group("events.k8s.io", List.of("v1")).put("kind", "APIGroup").put("apiVersion", "v1"));
     }
 
     public void eventsGroupVersion(Context ctx) {
@@ -82,20 +94,28 @@ public final class Discovery {
         ctx.json(n);
     }
 
-    /** The group's version: every kind, with its status subresource. */
+    /** A group's version: every kind served in it, with its status subresource. */
     public void groupVersion(Context ctx) {
-        ObjectNode n = resourceList(KubePaths.GROUP_VERSION);
+        String group = ctx.pathParam("group");
+        String version = ctx.pathParam("version");
+        List<KindCatalog.Kind> served = kinds.inGroupVersion(group, version);
+        if (served.isEmpty() && !ResourceKey.DEFAULT_GROUP.equals(group)) {
+            throw ApiError.notFound("the server could not find the requested resource");
+        }
+        ObjectNode n = resourceList(group + "/" + version);
         ArrayNode resources = n.withArray("resources");
-        for (KindCatalog.Kind k : kinds.all()) {
+        for (KindCatalog.Kind k : served) {
             ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
-                .put("namespaced", true).put("kind", k.kind());
+                .put("namespaced", k.namespaced()).put("kind", k.kindName());
             VERBS.forEach(r.putArray("verbs")::add);
             if (!k.shortNames().isEmpty()) {
                 k.shortNames().forEach(r.putArray("shortNames")::add);
             }
-            r.putArray("categories").add("all").add("statesync");
+            if (!k.categories().isEmpty()) {
+                k.categories().forEach(r.putArray("categories")::add);
+            }
             ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
-                .put("namespaced", true).put("kind", k.kind());
+                .put("namespaced", k.namespaced()).put("kind", k.kindName());
             status.putArray("verbs").add("get");
         }
         ctx.json(n);
@@ -143,24 +163,43 @@ public final class Discovery {
         ctx.contentType(AGGREGATED).result(n.toString());
     }
 
-    private static ObjectNode discoveryGroup(String name, String version) {
+    private static ObjectNode discoveryGroup(String name, List<String> versions) {
         ObjectNode g = object();
         g.putObject("metadata").put("name", name);
-        g.putArray("versions").addObject().put("version", version).put("freshness", "Current").putArray("resources");
+        ArrayNode out = g.putArray("versions");
+        for (String version : versions) {
+            out.addObject().put("version", version).put("freshness", "Current").putArray("resources");
+        }
         return g;
     }
 
-    private static void aggregatedKind(ArrayNode resources, KindCatalog.Kind k) {
+    /** A group in the aggregated form: each version with the kinds served in it. */
+    private static ObjectNode aggregatedGroup(String name, List<String> versions, List<KindCatalog.Kind> all) {
+        ObjectNode g = discoveryGroup(name, versions);
+        for (JsonNode v : g.withArray("versions")) {
+            String version = v.path("version").asText();
+            for (KindCatalog.Kind k : all) {
+                if (k.group().equals(name) && k.versions().contains(version)) {
+                    aggregatedKind(((ObjectNode) v).withArray("resources"), k, version);
+                }
+            }
+        }
+        return g;
+    }
+
+    private static void aggregatedKind(ArrayNode resources, KindCatalog.Kind k, String version) {
         ObjectNode r = resources.addObject().put("resource", k.plural()).put("singularResource", k.singular())
-            .put("scope", "Namespaced");
-        r.putObject("responseKind").put("group", KubePaths.GROUP).put("version", KubePaths.VERSION).put("kind", k.kind());
+            .put("scope", k.namespaced() ? "Namespaced" : "Cluster");
+        r.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
         VERBS.forEach(r.putArray("verbs")::add);
         if (!k.shortNames().isEmpty()) {
             k.shortNames().forEach(r.putArray("shortNames")::add);
         }
-        r.putArray("categories").add("all").add("statesync");
+        if (!k.categories().isEmpty()) {
+            k.categories().forEach(r.putArray("categories")::add);
+        }
         ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
-        status.putObject("responseKind").put("group", KubePaths.GROUP).put("version", KubePaths.VERSION).put("kind", k.kind());
+        status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
         status.putArray("verbs").add("get");
     }
 
@@ -170,10 +209,14 @@ public final class Discovery {
         return n;
     }
 
-    private static ObjectNode group(String name, String version) {
+    /** A group with its versions, the first preferred. */
+    private static ObjectNode group(String name, List<String> versions) {
         ObjectNode g = object().put("name", name);
-        ObjectNode v = g.putArray("versions").addObject().put("groupVersion", name + "/" + version).put("version", version);
-        g.set("preferredVersion", v.deepCopy());
+        ArrayNode out = g.putArray("versions");
+        for (String version : versions) {
+            out.addObject().put("groupVersion", name + "/" + version).put("version", version);
+        }
+        g.set("preferredVersion", out.get(0).deepCopy());
         return g;
     }
 

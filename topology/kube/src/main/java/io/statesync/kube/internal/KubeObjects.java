@@ -24,13 +24,31 @@ public final class KubeObjects {
     private KubeObjects() {
     }
 
-    /** The object of {@code r} with {@code resourceVersion} as its metadata.resourceVersion. */
-    public static ObjectNode of(StoredResource r, String resourceVersion) {
-        return of(RestContext.toJson(r.resource()), resourceVersion);
+    /** The object of {@code r} with {@code resourceVersion} as its metadata.resourceVersion, as {@code served} shows it. */
+    public static ObjectNode of(KindCatalog.Served served, StoredResource r, String resourceVersion) {
+        return of(served, RestContext.toJson(r.resource()), resourceVersion);
+    }
+
+    /**
+     * The Kubernetes form of the server's JSON form of an object, in the served version: its {@code apiVersion}, its
+     * kind without the group the server's form qualifies it with, and no namespace when cluster-scoped. Since every
+     * served version converts with {@code None}, only {@code apiVersion} differs between versions.
+     */
+    public static ObjectNode of(KindCatalog.Served served, ObjectNode n, String resourceVersion) {
+        ObjectNode out = of(n, resourceVersion);
+        out.put("apiVersion", served.apiVersion());
+        out.put("kind", served.kind().kindName());
+        if (!served.kind().namespaced()) {
+            ((ObjectNode) out.get("metadata")).remove("namespace");
+        }
+        if (KindCatalog.CRD_KIND.equals(served.kind().kind())) {
+            CustomResourceDefinitions.putStatus(out);
+        }
+        return out;
     }
 
     /** The Kubernetes form of the server's JSON form of an object; changes and returns {@code n}. */
-    public static ObjectNode of(ObjectNode n, String resourceVersion) {
+    private static ObjectNode of(ObjectNode n, String resourceVersion) {
         n.remove("dryRun");
         ObjectNode meta = (ObjectNode) n.get("metadata");
         meta.put("resourceVersion", resourceVersion);
@@ -93,9 +111,9 @@ public final class KubeObjects {
         }
     }
 
-    /** A Kubernetes list: {@code <Kind>List} with its resourceVersion and continue token. */
-    public static ObjectNode list(String kind, String resourceVersion, String continueToken) {
-        ObjectNode out = JSON.objectNode().put("apiVersion", KubePaths.GROUP_VERSION).put("kind", kind + "List");
+    /** A Kubernetes list: the kind's list kind with its resourceVersion and continue token. */
+    public static ObjectNode list(KindCatalog.Served served, String resourceVersion, String continueToken) {
+        ObjectNode out = JSON.objectNode().put("apiVersion", served.apiVersion()).put("kind", served.kind().listKind());
         ObjectNode meta = out.putObject("metadata").put("resourceVersion", resourceVersion);
         if (continueToken != null) {
             meta.put("continue", continueToken);

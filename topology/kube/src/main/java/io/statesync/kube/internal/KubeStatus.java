@@ -30,9 +30,19 @@ public final class KubeStatus {
     private KubeStatus() {
     }
 
-    /** The Status of an error; {@code resource} and {@code name} fill {@code details} when known (null otherwise). */
-    public static ObjectNode of(ApiError e, String resource, String name) {
+    /**
+     * The Status of an error; {@code group}, {@code resource} and {@code name} fill {@code details} when known (null
+     * otherwise).
+     */
+    public static ObjectNode of(ApiError e, String group, String resource, String name) {
         ObjectNode n = of(e.code(), reason(e), e.getMessage(), resource, name);
+        if (resource != null && group != null) {
+            ((ObjectNode) n.get("details")).put("group", group);
+        }
+        if (e.subject() != null) {
+            ((ObjectNode) n.get("details")).put("group", e.subject().group()).put("kind", e.subject().kind())
+                .put("name", e.subject().name());
+        }
         if (!e.causes().isEmpty()) {
             ArrayNode causes = ((ObjectNode) n.get("details")).putArray("causes");
             for (ApiError.Cause c : e.causes()) {
@@ -58,11 +68,11 @@ public final class KubeStatus {
     }
 
     /** A Status of success, as a delete answers. */
-    public static ObjectNode success(String resource, String name, String uid) {
+    public static ObjectNode success(String group, String resource, String name, String uid) {
         ObjectNode n = JSON.objectNode().put("kind", "Status").put("apiVersion", "v1");
         n.putObject("metadata");
         n.put("status", "Success");
-        ObjectNode details = n.putObject("details").put("name", name).put("group", KubePaths.GROUP).put("kind", resource);
+        ObjectNode details = n.putObject("details").put("name", name).put("group", group).put("kind", resource);
         if (uid != null) {
             details.put("uid", uid);
         }

@@ -29,9 +29,9 @@ final class KubeWatch {
         this.context = context;
     }
 
-    void watch(Context ctx, KindCatalog.Kind kind, Predicate<StoredResource> filter) throws IOException, InterruptedException {
+    void watch(Context ctx, KindCatalog.Served served, Predicate<StoredResource> filter) throws IOException, InterruptedException {
         String initial = ctx.queryParam("sendInitialEvents");
-        Format format = new Format(kind.kind(), KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial),
+        Format format = new Format(served, KubePaths.flag(ctx.queryParam("allowWatchBookmarks")), KubePaths.flag(initial),
             tablePolicy(ctx));
         long deadline = context.deadline(ctx.queryParam("timeoutSeconds"));
         try {
@@ -79,7 +79,7 @@ final class KubeWatch {
      * Kubernetes' watch encoding: one JSON event per line; with {@code table} (the includeObject policy) each object is
      * a one-row Table, as kubectl get --watch asks for.
      */
-    private record Format(String kind, boolean bookmarks, boolean initialEvents, String table) implements WatchFormat {
+    private record Format(KindCatalog.Served served, boolean bookmarks, boolean initialEvents, String table) implements WatchFormat {
 
         @Override
         public String contentType() {
@@ -94,8 +94,8 @@ final class KubeWatch {
         @Override
         public byte[] event(String type, StoredResource object, WatchCursor at) {
             String token = KubeResourceVersion.token(at.position(), at.afterKey(), object.resourceVersion());
-            ObjectNode o = KubeObjects.of(object, token);
-            return line(type, table == null ? o : Tables.table(java.util.List.of(o), token, null, table));
+            ObjectNode o = KubeObjects.of(served, object, token);
+            return line(type, table == null ? o : Tables.table(served, java.util.List.of(o), token, null, table));
         }
 
         @Override
@@ -103,8 +103,8 @@ final class KubeWatch {
             if (!bookmarks) {
                 return null;
             }
-            ObjectNode object = ResourceHandlers.MAPPER.createObjectNode().put("apiVersion", KubePaths.GROUP_VERSION)
-                .put("kind", kind);
+            ObjectNode object = ResourceHandlers.MAPPER.createObjectNode().put("apiVersion", served.apiVersion())
+                .put("kind", served.kind().kindName());
             ObjectNode meta = object.putObject("metadata").put("resourceVersion", at.encode());
             if (initialEnd && initialEvents) {
                 meta.putObject("annotations").put("k8s.io/initial-events-end", "true");

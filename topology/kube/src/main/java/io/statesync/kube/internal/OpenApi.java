@@ -28,17 +28,34 @@ public final class OpenApi {
         this.kinds = kinds;
     }
 
+    /** The index: one document per served group version. */
     public void v3Index(Context ctx) {
         ObjectNode n = object();
-        n.putObject("paths").putObject("apis/" + KubePaths.GROUP_VERSION).put("serverRelativeURL",
-            "/openapi/v3/apis/" + KubePaths.GROUP_VERSION + "?hash=" + hash(groupDocument().toString()));
+        ObjectNode paths = n.putObject("paths");
+        kinds.groups().forEach((group, versions) -> {
+            for (String version : versions) {
+                String gv = "apis/" + group + "/" + version;
+                paths.putObject(gv).put("serverRelativeURL",
+                    "/openapi/v3/" + gv + "?hash=" + hash(groupDocument(group, version).toString()));
+            }
+        });
         ctx.json(n);
     }
 
     public void v3Group(Context ctx) {
-        ctx.json(groupDocument());
+        String group = ctx.pathParam("group");
+        String version = ctx.pathParam("version");
+        if (!kinds.groups().getOrDefault(group, java.util.List.of()).contains(version)) {
+            throw ApiError.notFound("the server could not find the requested resource");
+        }
+        ctx.json(groupDocument(group, version));
     }
 
+    /**
+     * Swagger 2.0 with a definition per served kind and version: a defined kind's schema converted as the apiserver
+     * converts it, since a client that cannot read this document (Argo CD among them) stops working with the whole
+     * server.
+     */
     public void v2(Context ctx) {
         String accept = ctx.header("Accept");
         if (accept != null && accept.contains("protobuf") && !accept.contains("json") && !accept.contains("*/*")) {
@@ -48,55 +65,79 @@ public final class OpenApi {
         n.putObject("info").put("title", "statesync").put("version", KubePaths.VERSION);
         n.putObject("paths");
         ObjectNode definitions = n.putObject("definitions");
-        kinds.all().forEach(k -> definitions.set(schemaName(k), schema(k)));
+        for (KindCatalog.Kind k : kinds.all()) {
+            for (String version : k.versions()) {
+                definitions.set(schemaName(k, version), OpenApiSchemas.toV2(schema(k, version)));
+            }
+        }
         ctx.json(n);
     }
 
-    private ObjectNode groupDocument() {
+    private ObjectNode groupDocument(String group, String version) {
         ObjectNode n = object().put("openapi", "3.0.0");
-        n.putObject("info").put("title", "statesync").put("version", KubePaths.VERSION);
+        n.putObject("info").put("title", "statesync").put("version", version);
         ObjectNode paths = n.putObject("paths");
         ObjectNode schemas = n.putObject("components").putObject("schemas");
-        for (KindCatalog.Kind k : kinds.all()) {
-            schemas.set(schemaName(k), schema(k));
-            ObjectNode item = paths.putObject(KubePaths.ROOT + "/namespaces/{namespace}/" + k.plural() + "/{name}");
+        String root = "/apis/" + group + "/" + version + "/";
+        for (KindCatalog.Kind k : kinds.inGroupVersion(group, version)) {
+            schemas.set(schemaName(k, version), schema(k, version));
+            String collection = root + (k.namespaced() ? "namespaces/{namespace}/" : "") + k.plural();
+            ObjectNode item = paths.putObject(collection + "/{name}");
             for (String verb : new String[] {"get", "put", "patch", "delete"}) {
-                operation(item.putObject(verb), k, verb.equals("get") ? "read" : verb);
+                operation(item.putObject(verb), k, version, verb.equals("get") ? "read" : verb);
             }
-            operation(paths.putObject(KubePaths.ROOT + "/namespaces/{namespace}/" + k.plural()).putObject("post"), k, "create");
+            operation(paths.putObject(collection).putObject("post"), k, version, "create");
         }
         return n;
     }
 
-    private static void operation(ObjectNode op, KindCatalog.Kind k, String action) {
-        op.put("operationId", action + k.kind()).put("description", action + " the specified " + k.kind());
+    private static void operation(ObjectNode op, KindCatalog.Kind k, String version, String action) {
+        op.put("operationId", action + k.kindName()).put("description", action + " the specified " + k.kindName());
         ArrayNode params = op.putArray("parameters");
         for (String p : new String[] {"dryRun", "fieldManager", "fieldValidation"}) {
             params.addObject().put("name", p).put("in", "query").putObject("schema").put("type", "string").put("uniqueItems", true);
         }
-        op.putObject(GVK).put("group", KubePaths.GROUP).put("version", KubePaths.VERSION).put("kind", k.kind());
+        op.putObject(GVK).put("group", k.group()).put("version", version).put("kind", k.kindName());
         op.putObject("responses").putObject("200").put("description", "OK").putObject("content")
-            .putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/" + schemaName(k));
+            .putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/" + schemaName(k, version));
     }
 
-    private static String schemaName(KindCatalog.Kind k) {
-        return "io.statesync.v1." + k.kind();
+    /** The definition's name as Kubernetes writes it: the group's labels reversed, the version, the kind. */
+    private static String schemaName(KindCatalog.Kind k, String version) {
+        java.util.List<String> labels = new java.util.ArrayList<>(java.util.List.of(k.group().split("\\.")));
+        java.util.Collections.reverse(labels);
+        return String.join(".", labels) + "." + version + "." + k.kindName();
     }
 
-    static ObjectNode schema(KindCatalog.Kind k) {
-        ObjectNode s = object().put("type", "object").put("description", description(k));
-        ObjectNode props = s.putObject("properties");
-        props.putObject("apiVersion").put("type", "string").put("description", "statesync.io/v1");
-        props.putObject("kind").put("type", "string").put("description", k.kind());
+    /**
+     * The kind's schema at {@code version}: its definition's {@code openAPIV3Schema} where it has one, with the
+     * standard {@code apiVersion}, {@code kind} and {@code metadata}; otherwise a generic object described from the
+     * kind's policy.
+     */
+    static ObjectNode schema(KindCatalog.Kind k, String version) {
+        ObjectNode defined = k.definitionVersion(version) == null ? null
+            : k.definitionVersion(version).path("schema").path("openAPIV3Schema") instanceof ObjectNode o ? o.deepCopy() : null;
+        ObjectNode s = defined != null ? defined : generic(k);
+        ObjectNode props = s.withObject("properties");
+        props.putObject("apiVersion").put("type", "string").put("description", "APIVersion defines the versioned schema of"
+            + " this representation of an object: " + k.apiVersion(version) + ".");
+        props.putObject("kind").put("type", "string").put("description", "Kind is the REST resource this object"
+            + " represents: " + k.kindName() + ".");
         props.putObject("metadata").put("type", "object").put("description", "Standard object metadata: name, namespace,"
             + " uid, resourceVersion, generation, creationTimestamp, deletionTimestamp, labels, annotations, finalizers,"
             + " ownerReferences.").put("x-kubernetes-preserve-unknown-fields", true);
+        s.putArray(GVK).addObject().put("group", k.group()).put("kind", k.kindName()).put("version", version);
+        return s;
+    }
+
+    private static ObjectNode generic(KindCatalog.Kind k) {
+        ObjectNode s = object().put("type", "object").put("description", description(k));
+        ObjectNode props = s.putObject("properties");
         props.putObject("spec").put("type", "object").put("description", "The desired state: any JSON object. Agents"
             + " converge the observed state to it field by field.").put("x-kubernetes-preserve-unknown-fields", true);
         props.putObject("status").put("type", "object").put("description", "Computed by statesync from the agents'"
             + " reports: observedGeneration, syncStatus, health, conditions, diff, attempts, lastCorrection. Read-only.")
             .put("x-kubernetes-preserve-unknown-fields", true);
-        s.putArray(GVK).addObject().put("group", KubePaths.GROUP).put("kind", k.kind()).put("version", KubePaths.VERSION);
         return s;
     }
 
@@ -104,9 +145,9 @@ public final class OpenApi {
     private static String description(KindCatalog.Kind k) {
         KindPolicy p = k.policy();
         if (p == null) {
-            return k.kind() + " is reconciled by statesync with the default kind policy.";
+            return k.kindName() + " is reconciled by statesync with the default kind policy.";
         }
-        StringBuilder b = new StringBuilder(k.kind()).append(" is reconciled by statesync. Orphans: ")
+        StringBuilder b = new StringBuilder(k.kindName()).append(" is reconciled by statesync. Orphans: ")
             .append(p.getOrphanPolicy());
         if (!p.getIgnoredFields().isEmpty()) {
             b.append(". Ignored fields: ").append(String.join(", ", p.getIgnoredFields()));

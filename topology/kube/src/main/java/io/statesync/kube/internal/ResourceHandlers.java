@@ -51,8 +51,9 @@ public final class ResourceHandlers {
     }
 
     public void get(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
         ResourceView view = context.caughtUpView();
         // The position first: the object read after it is as new or newer, so a watch from the token may repeat a
         // change but never miss one.
@@ -61,16 +62,17 @@ public final class ResourceHandlers {
         if (r == null) {
             throw notFound(kind, key.name());
         }
-        Tables.respond(ctx, kind, List.of(KubeObjects.of(r, KubeResourceVersion.token(position, null, r.resourceVersion()))), null, null, true);
+        Tables.respond(ctx, served, List.of(KubeObjects.of(served, r, KubeResourceVersion.token(position, null, r.resourceVersion()))), null, null, true);
     }
 
     public void create(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        ObjectNode body = body(ctx, kind);
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), nameOf(kind, body));
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        ObjectNode body = body(ctx, served);
+        ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), nameOf(kind, body));
         DesiredState desired = RestContext.desired(key, body, null);
         desired.setCreateOnly(true);
-        written(ctx, kind, key, desired);
+        written(ctx, served, key, desired);
     }
 
     /**
@@ -98,27 +100,31 @@ public final class ResourceHandlers {
 
     /** PUT: replace an existing object; metadata.resourceVersion, when given, is the precondition. */
     public void update(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        ObjectNode body = body(ctx, kind);
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        ObjectNode body = body(ctx, served);
+        ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
         String expected = KubeResourceVersion.precondition(body.path("metadata").path("resourceVersion").asText(null));
         // A custom resource is not created by an update in Kubernetes (kubectl replace of a missing object fails).
         if (context.caughtUpView().get(key.toString()) == null) {
             throw notFound(kind, key.name());
         }
-        written(ctx, kind, key, RestContext.desired(key, body, expected));
+        written(ctx, served, key, RestContext.desired(key, body, expected));
     }
 
     public void patch(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        KindCatalog.Served served = kinds.resolve(ctx);
+        ResourceKey key = key(served.kind(), KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
         PatchType type = KubeRequests.patchType(ctx.contentType());
         if (type == PatchType.Apply) {
-            apply(ctx, kind, key);
+            apply(ctx, served, key);
             return;
         }
         RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
+        if (patch instanceof ObjectNode merge) {
+            toServerForm(merge, served);
+        }
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
             && meta.has("resourceVersion")) {
             String expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
@@ -128,41 +134,46 @@ public final class ResourceHandlers {
                 meta.put("resourceVersion", expected);
             }
         }
-        written(ctx, kind, key, RestContext.patch(key, type, patch, null));
+        written(ctx, served, key, RestContext.patch(key, type, patch, null));
     }
 
     /**
      * Server-side apply: the configuration's {@code metadata.resourceVersion}, a token of this API, is the precondition;
      * the manager and {@code force} come from the parameters.
      */
-    private void apply(Context ctx, KindCatalog.Kind kind, ResourceKey key) throws InterruptedException {
+    private void apply(Context ctx, KindCatalog.Served served, ResourceKey key) throws InterruptedException {
         JsonNode config = RestContext.applyDocument(ctx.bodyAsBytes());
+        if (config instanceof ObjectNode o) {
+            toServerForm(o, served);
+        }
         String expected = null;
         if (config.path("metadata") instanceof ObjectNode meta && meta.has("resourceVersion")) {
             expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             meta.remove("resourceVersion");
         }
-        written(ctx, kind, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
+        written(ctx, served, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
             RestContext.force(ctx, true)));
     }
 
     /** Writes to the status subresource: status belongs to the agents' reports, never to a client's write. */
     public void statusWrite(Context ctx) {
-        throw KubeStatus.methodNotAllowed("the status of " + ctx.pathParam("plural") + "." + KubePaths.GROUP
+        throw KubeStatus.methodNotAllowed("the status of " + kinds.resolve(ctx).kind().qualifiedPlural()
             + " is computed from the agents' reports and cannot be written");
     }
 
     public void delete(Context ctx) throws InterruptedException {
-        KindCatalog.Kind kind = kinds.byPlural(ctx.pathParam("plural"));
-        ResourceKey key = key(kind, ctx.pathParam("namespace"), ctx.pathParam("name"));
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
         DeleteOptions options = DeleteOptions.of(ctx, body(ctx));
         String uid = options.checkUid(context.caughtUpView().get(key.toString()), kind, key.name());
         options.delete(context, kind, key, context.requestId(ctx));
-        ctx.json(KubeStatus.success(kind.plural(), key.name(), uid));
+        ctx.json(KubeStatus.success(kind.group(), kind.plural(), key.name(), uid));
     }
 
     /** An awaited write answered as Kubernetes does: 201 for a create, 200 otherwise, with the object as stored. */
-    private void written(Context ctx, KindCatalog.Kind kind, ResourceKey key, DesiredState desired) throws InterruptedException {
+    private void written(Context ctx, KindCatalog.Served served, ResourceKey key, DesiredState desired) throws InterruptedException {
+        KindCatalog.Kind kind = served.kind();
         WatchPosition position = context.view().position();
         if (desired.getFieldManager() == null) {
             desired.setFieldManager(RestContext.fieldManager(ctx));
@@ -171,6 +182,9 @@ public final class ResourceHandlers {
         String requestId = context.requestId(ctx);
         WriteResult w;
         try {
+            if (KindCatalog.CRD_KIND.equals(kind.kind())) {
+                validateDefinition(key, desired);
+            }
             w = dryRun ? context.store().dryRunWrite(key, desired)
                 : context.store().write(key, desired, requestId, ctx.header("Authorization"));
         } catch (ApiError e) {
@@ -183,28 +197,42 @@ public final class ResourceHandlers {
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
         ctx.status(w.code());
-        ctx.json(KubeObjects.of(object, KubeResourceVersion.token(position, null, version)));
+        ctx.json(KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
+    }
+
+    /**
+     * Refuses a definition the apiserver would refuse: checked on what the write would store, from a dry run, so that
+     * a patch or an apply is checked on its result. A write racing another on the same definition may slip past the
+     * names check, which the next write of either then reports.
+     */
+    private void validateDefinition(ResourceKey key, DesiredState desired) throws InterruptedException {
+        WriteResult preview = context.store().dryRunWrite(key, desired);
+        if (preview.object() instanceof ObjectNode object) {
+            CustomResourceDefinitions.validate(object, key.name(), kinds.all());
+        }
     }
 
     /** The messages kubectl users know for the reasons Kubernetes has. */
     static ApiError kubeMessage(ApiError e, KindCatalog.Kind kind, String name) {
-        String what = kind.plural() + "." + KubePaths.GROUP + " \"" + name + "\"";
+        String what = kind.qualifiedPlural() + " \"" + name + "\"";
         return switch (e.reason()) {
             case "NotFound" -> notFound(kind, name);
             case "AlreadyExists" -> new ApiError(409, "AlreadyExists", what + " already exists");
             case "Conflict" -> !e.causes().isEmpty() ? e : ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
                 + " please apply your changes to the latest version and try again (" + e.getMessage() + ")", e.resourceVersion());
-            case "ValidationFailed", "Invalid" -> new ApiError(422, "Invalid", what + " is invalid: " + e.getMessage());
+            case "ValidationFailed", "Invalid" -> (e.causes().isEmpty()
+                ? new ApiError(422, "Invalid", what + " is invalid: " + e.getMessage()) : e)
+                .about(new ApiError.Subject(kind.group(), kind.kindName(), name));
             default -> e;
         };
     }
 
     static ApiError notFound(KindCatalog.Kind kind, String name) {
-        return ApiError.notFound(kind.plural() + "." + KubePaths.GROUP + " \"" + name + "\" not found");
+        return ApiError.notFound(kind.qualifiedPlural() + " \"" + name + "\" not found");
     }
 
     private static ApiError invalid(KindCatalog.Kind kind, String name, String message) {
-        return new ApiError(422, "Invalid", kind.kind() + ".statesync.io \"" + name + "\" is invalid: " + message);
+        return new ApiError(422, "Invalid", kind.kindName() + "." + kind.group() + " \"" + name + "\" is invalid: " + message);
     }
 
     static ResourceKey key(KindCatalog.Kind kind, String namespace, String name) {
@@ -215,16 +243,34 @@ public final class ResourceHandlers {
         }
     }
 
-    /** A write's object: JSON of this group's {@code kind}. */
-    private static ObjectNode body(Context ctx, KindCatalog.Kind kind) {
+    /** A write's object of the served kind, in the server's form ({@link #toServerForm}). */
+    private static ObjectNode body(Context ctx, KindCatalog.Served served) {
         if (!(parse(ctx) instanceof ObjectNode body)) {
             throw ApiError.badRequest("the body must be a JSON object");
         }
-        if (body.hasNonNull("apiVersion") && !KubePaths.GROUP_VERSION.equals(body.get("apiVersion").asText())) {
-            throw ApiError.badRequest("apiVersion must be " + KubePaths.GROUP_VERSION);
+        return toServerForm(body, served);
+    }
+
+    /**
+     * A Kubernetes object, patch or applied configuration in the server's form: its {@code apiVersion}, when given,
+     * must be the served one and is dropped (the server's form has one), its {@code kind}, when given, must be the
+     * served kind and becomes the kind as keys write it, and a cluster-scoped kind's {@code metadata.namespace} is
+     * dropped, as Kubernetes ignores it. Changes and returns {@code body}.
+     */
+    static ObjectNode toServerForm(ObjectNode body, KindCatalog.Served served) {
+        KindCatalog.Kind kind = served.kind();
+        if (body.hasNonNull("apiVersion") && !served.apiVersion().equals(body.get("apiVersion").asText())) {
+            throw ApiError.badRequest("apiVersion must be " + served.apiVersion());
         }
-        if (body.hasNonNull("kind") && !kind.kind().equals(body.get("kind").asText())) {
-            throw ApiError.badRequest("kind must be " + kind.kind() + " for " + kind.plural());
+        if (body.hasNonNull("kind") && !kind.kindName().equals(body.get("kind").asText())) {
+            throw ApiError.badRequest("kind must be " + kind.kindName() + " for " + kind.qualifiedPlural());
+        }
+        body.remove("apiVersion");
+        if (body.hasNonNull("kind")) {
+            body.put("kind", kind.kind());
+        }
+        if (!kind.namespaced() && body.get("metadata") instanceof ObjectNode meta) {
+            meta.remove("namespace");
         }
         return body;
     }

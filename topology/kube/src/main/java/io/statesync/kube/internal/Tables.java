@@ -19,22 +19,28 @@ final class Tables {
     private Tables() {
     }
 
-    static void respond(Context ctx, KindCatalog.Kind kind, List<ObjectNode> objects, String listVersion, String next,
+    static void respond(Context ctx, KindCatalog.Served served, List<ObjectNode> objects, String listVersion, String next,
                         boolean single) {
         String accept = ctx.header("Accept");
         if (accept != null && accept.contains("as=Table")) {
-            ctx.json(table(objects, single ? objects.get(0).path("metadata").path("resourceVersion").asText() : listVersion,
+            ctx.json(table(served, objects, single ? objects.get(0).path("metadata").path("resourceVersion").asText() : listVersion,
                 next, ctx.queryParam("includeObject")));
         } else if (single) {
             ctx.json(objects.get(0));
         } else {
-            ObjectNode list = KubeObjects.list(kind.kind(), listVersion, next);
+            ObjectNode list = KubeObjects.list(served, listVersion, next);
             ResourceHandlers.items(list).addAll(objects);
             ctx.json(list);
         }
     }
 
-    static ObjectNode table(List<ObjectNode> objects, String resourceVersion, String next, String includeObject) {
+    /**
+     * A Table of {@code objects}: NAME, SYNC and HEALTH, then the served version's {@code additionalPrinterColumns}
+     * of a kind a CustomResourceDefinition defines, then GEN, OBSERVED, AGE and, at priority 1, REASON.
+     */
+    static ObjectNode table(KindCatalog.Served served, List<ObjectNode> objects, String resourceVersion, String next,
+                            String includeObject) {
+        List<PrinterColumns.Column> printed = PrinterColumns.of(served);
         ObjectNode t = ResourceHandlers.MAPPER.createObjectNode().put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
         ObjectNode meta = t.putObject("metadata").put("resourceVersion", resourceVersion);
         if (next != null) {
@@ -44,13 +50,16 @@ final class Tables {
         column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
         column(columns, "Sync", "string", "", 0, "Whether observed state matches desired state (status.syncStatus).");
         column(columns, "Health", "string", "", 0, "The resource's health (status.health.status).");
+        for (PrinterColumns.Column c : printed) {
+            column(columns, c.name(), c.type(), c.format(), c.priority(), c.description());
+        }
         column(columns, "Gen", "integer", "", 0, "The desired state's generation (metadata.generation).");
         column(columns, "Observed", "integer", "", 0, "The generation the agents last reported (status.observedGeneration).");
         column(columns, "Age", "string", "", 0, "Time since the object was created (metadata.creationTimestamp).");
         column(columns, "Reason", "string", "", 1, "Why the last correction was sent (status.lastCorrection.reason).");
         ArrayNode rows = t.putArray("rows");
         for (ObjectNode o : objects) {
-            row(rows.addObject(), o, includeObject == null ? "Metadata" : includeObject);
+            row(rows.addObject(), o, printed, includeObject == null ? "Metadata" : includeObject);
         }
         return t;
     }
@@ -60,13 +69,16 @@ final class Tables {
             .put("priority", priority);
     }
 
-    private static void row(ObjectNode row, ObjectNode o, String includeObject) {
+    private static void row(ObjectNode row, ObjectNode o, List<PrinterColumns.Column> printed, String includeObject) {
         JsonNode meta = o.path("metadata");
         JsonNode status = o.path("status");
         ArrayNode cells = row.putArray("cells");
         cells.add(meta.path("name").asText());
         cells.add(status.path("syncStatus").asText(""));
         cells.add(status.path("health").path("status").asText(""));
+        for (PrinterColumns.Column c : printed) {
+            cells.add(c.cell(o));
+        }
         cells.add(meta.path("generation").asLong());
         cells.add(status.path("observedGeneration").asLong());
         cells.add(age(meta.path("creationTimestamp").asText(null)));

@@ -10,7 +10,7 @@ class KubeStatusTest {
 
     @Test
     void shouldNameAnExpiredPositionAsKubernetesClientsExpectIt() {
-        ObjectNode s = KubeStatus.of(ApiError.gone("too old"), "webapps", null);
+        ObjectNode s = KubeStatus.of(ApiError.gone("too old"), "statesync.io", "webapps", null);
 
         assertThat(s.path("kind").asText()).isEqualTo("Status");
         assertThat(s.path("apiVersion").asText()).isEqualTo("v1");
@@ -33,7 +33,7 @@ class KubeStatusTest {
     @Test
     void shouldAnswerAWatchPastItsCapAsTooManyRequestsWithRetryAfter() {
         ApiError capped = ApiError.tooManyRequests("this client has watch.max.open.per.token=500 watches open", 5);
-        ObjectNode s = KubeStatus.of(capped, "webapps", null);
+        ObjectNode s = KubeStatus.of(capped, "statesync.io", "webapps", null);
 
         assertThat(s.path("reason").asText()).isEqualTo("TooManyRequests");
         assertThat(s.path("code").asInt()).isEqualTo(429);

@@ -22,13 +22,27 @@ public final class Requests {
     private Requests() {
     }
 
+    /** The path segment that stands for a cluster-scoped object's empty namespace. */
+    public static final String CLUSTER_SEGMENT = "-";
+
     /** The resource key of the path's kind, namespace and name; 400 naming the bad part. */
     public static ResourceKey key(Context ctx) {
         try {
-            return ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), ctx.pathParam("name"));
+            return ResourceKey.of(ctx.pathParam("kind"), namespace(ctx), ctx.pathParam("name"));
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest(e.getMessage());
         }
+    }
+
+    /** The path's namespace: {@link #CLUSTER_SEGMENT} is the empty namespace of a cluster-scoped object. */
+    public static String namespace(Context ctx) {
+        String ns = ctx.pathParam("namespace");
+        return CLUSTER_SEGMENT.equals(ns) ? "" : ns;
+    }
+
+    /** The path segment of {@code namespace}. */
+    public static String namespaceSegment(String namespace) {
+        return namespace.isEmpty() ? CLUSTER_SEGMENT : namespace;
     }
 
     /** The request's media type, without parameters, when it is one of {@code accepted}; 415 otherwise. */

@@ -29,7 +29,8 @@ public final class RoutedAdmissionTransport implements AdmissionTransport {
 
     @Override
     public JsonNode readFromOwner(ResourceKey key, String authorization) {
-        String path = "/api/v1/resources/" + key.kind() + "/" + key.namespace() + "/" + key.name();
+        String path = "/api/v1/resources/" + key.kind() + "/" + Requests.namespaceSegment(key.namespace()) + "/"
+            + key.name();
         KeyRouter.Outcome o = router.route(key.toString(), path, authorization, false);
         if (o instanceof KeyRouter.Forwarded f) {
             if (f.status() == 200) {

@@ -49,7 +49,7 @@ public final class WriteApi {
         }
         ResourceKey key;
         try {
-            key = ResourceKey.of(ctx.pathParam("kind"), ctx.pathParam("namespace"), name.asText());
+            key = ResourceKey.of(ctx.pathParam("kind"), Requests.namespace(ctx), name.asText());
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest(e.getMessage());
         }

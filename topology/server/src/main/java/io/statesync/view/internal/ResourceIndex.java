@@ -186,6 +186,18 @@ public final class ResourceIndex {
         return out;
     }
 
+    /** Up to {@code max} resources whose keys start with {@code prefix}, in key order. Under the lock. */
+    public List<StoredResource> prefixed(String prefix, int max) {
+        List<StoredResource> out = new ArrayList<>();
+        for (Map.Entry<String, StoredResource> e : sorted.tailMap(prefix, true).entrySet()) {
+            if (out.size() == max || !e.getKey().startsWith(prefix)) {
+                break;
+            }
+            out.add(e.getValue());
+        }
+        return out;
+    }
+
     /** Every resource in key order. Under the lock. */
     public StoredResource[] sortedArray() {
         return sorted.values().toArray(new StoredResource[0]);

@@ -1,0 +1,200 @@
+package io.statesync.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.server.ServerConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * kubectl against kinds that CustomResourceDefinitions define: a definition applied and established, objects of its
+ * group and version created, read, listed and deleted, a cluster-scoped kind, and definitions that Kubernetes refuses.
+ */
+@ExtendWith(EmbeddedClusterExtension.class)
+class KubectlCustomResourceDefinitionIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static KubeTestApp app;
+    private static Kubectl kubectl;
+
+    static final String WIDGETS = """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: widgets.example.com
+        spec:
+          group: example.com
+          scope: Namespaced
+          names:
+            plural: widgets
+            singular: widget
+            kind: Widget
+            shortNames: [wdg]
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    description: What a widget should be.
+                    required: [size]
+                    properties:
+                      size:
+                        type: string
+                        description: How big the widget is.
+                        enum: [small, large]
+                      color:
+                        type: string
+                        maxLength: 10
+                        default: blue
+            additionalPrinterColumns:
+            - name: Size
+              type: string
+              jsonPath: .spec.size
+            subresources:
+              status: {}
+        """;
+
+    static final String CLUSTERS = """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: regions.example.com
+        spec:
+          group: example.com
+          scope: Cluster
+          names: {plural: regions, singular: region, kind: Region}
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+        """;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Kubectl.require();
+        Map<String, Object> config = KubeTestApp.config("kubectl-crd");
+        config.remove(ServerConfig.AUTH_TOKENS);
+        app = KubeTestApp.start(config);
+        kubectl = Kubectl.of(app);
+        ok(WIDGETS, "apply", "-f", "-");
+        ok(CLUSTERS, "apply", "-f", "-");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    private static Kubectl.Result ok(String stdin, String... args) throws Exception {
+        Kubectl.Result r = kubectl.run(stdin, args);
+        assertThat(r.exit()).as("kubectl %s: %s", String.join(" ", args), r.all()).isZero();
+        return r;
+    }
+
+    private static String widget(String namespace, String name, String spec) {
+        return "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: " + name + "\n  namespace: " + namespace
+            + "\nspec:\n" + spec + "\n";
+    }
+
+    @Test
+    void shouldEstablishADefinitionThatKubectlWaitsFor() throws Exception {
+        Kubectl.Result waited = ok(null, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s");
+        JsonNode crd = JSON.readTree(ok(null, "get", "crd", "widgets.example.com", "-o", "json").out());
+
+        assertThat(waited.out()).contains("customresourcedefinition.apiextensions.k8s.io/widgets.example.com condition met");
+        assertThat(crd.path("apiVersion").asText()).isEqualTo("apiextensions.k8s.io/v1");
+        assertThat(crd.path("kind").asText()).isEqualTo("CustomResourceDefinition");
+        assertThat(crd.path("metadata").has("namespace")).isFalse();
+        assertThat(crd.path("status").path("acceptedNames").path("kind").asText()).isEqualTo("Widget");
+        assertThat(crd.path("status").path("storedVersions").get(0).asText()).isEqualTo("v1");
+        assertThat(ok(null, "get", "crd").out()).contains("widgets.example.com").contains("regions.example.com");
+    }
+
+    @Test
+    void shouldServeTheDefinedKindInItsGroupWithShortNamesAndPrinterColumns() throws Exception {
+        Kubectl.Result applied = ok(widget("team-a", "w1", "  size: small"), "apply", "-f", "-");
+        JsonNode w = JSON.readTree(ok(null, "get", "wdg", "w1", "-n", "team-a", "-o", "json").out());
+        Kubectl.Result listed = ok(null, "get", "widgets.example.com", "-n", "team-a");
+        Kubectl.Result resources = ok(null, "api-resources", "--api-group=example.com");
+
+        assertThat(applied.out()).contains("widget.example.com/w1 created");
+        assertThat(w.path("apiVersion").asText()).isEqualTo("example.com/v1");
+        assertThat(w.path("kind").asText()).isEqualTo("Widget");
+        assertThat(w.path("metadata").path("namespace").asText()).isEqualTo("team-a");
+        assertThat(w.path("spec").path("size").asText()).isEqualTo("small");
+        assertThat(listed.out().lines().findFirst().orElse("")).contains("NAME").contains("SYNC").contains("SIZE");
+        assertThat(listed.out()).contains("w1").contains("small");
+        assertThat(resources.out()).contains("widgets").contains("wdg").contains("example.com/v1").contains("Widget")
+            .contains("regions");
+    }
+
+    @Test
+    void shouldListAClusterScopedKindWithoutANamespace() throws Exception {
+        ok("apiVersion: example.com/v1\nkind: Region\nmetadata:\n  name: eu-west\nspec:\n  zones: 3\n", "apply", "-f", "-");
+        Kubectl.Result listed = ok(null, "get", "regions");
+        JsonNode region = JSON.readTree(ok(null, "get", "region", "eu-west", "-o", "json").out());
+        Kubectl.Result namespaced = kubectl.run(null, "get", "--raw", "/apis/example.com/v1/namespaces/default/regions/eu-west");
+
+        assertThat(listed.out()).contains("eu-west");
+        assertThat(region.path("metadata").has("namespace")).isFalse();
+        assertThat(region.path("spec").path("zones").asInt()).isEqualTo(3);
+        assertThat(namespaced.exit()).isNotZero();
+        assertThat(namespaced.all()).contains("NotFound");
+    }
+
+    @Test
+    void shouldDeleteAnObjectOfADefinedKind() throws Exception {
+        ok(widget("team-b", "gone", "  size: large"), "apply", "-f", "-");
+        Kubectl.Result deleted = ok(null, "delete", "widget", "gone", "-n", "team-b", "--wait=true", "--timeout=30s");
+        Kubectl.Result after = kubectl.run(null, "get", "widget", "gone", "-n", "team-b");
+
+        assertThat(deleted.out()).contains("widget.example.com \"gone\" deleted");
+        assertThat(after.exit()).isNotZero();
+        assertThat(after.all()).contains("NotFound");
+    }
+
+    @Test
+    void shouldRefuseADefinitionWhoseNameIsNotItsPluralAndGroup() throws Exception {
+        String bad = WIDGETS.replace("name: widgets.example.com", "name: gadgets.example.com");
+        Kubectl.Result r = kubectl.run(bad, "create", "-f", "-");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.all()).contains("metadata.name").contains("must be spec.names.plural+\".\"+spec.group");
+    }
+
+    @Test
+    void shouldRefuseADefinitionWhoseKindAnotherDefinitionServes() throws Exception {
+        String clash = WIDGETS.replace("widgets", "gizmos").replace("singular: widget", "singular: gizmo")
+            .replace("shortNames: [wdg]", "shortNames: [gz]");
+        Kubectl.Result r = kubectl.run(clash, "create", "-f", "-");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.all()).contains("spec.names.kind").contains("is already in use by widgets.example.com");
+    }
+
+    @Test
+    void shouldRefuseADefinitionWithoutExactlyOneStorageVersion() throws Exception {
+        String none = CLUSTERS.replace("regions", "zones").replace("region", "zone").replace("Region", "Zone")
+            .replace("storage: true", "storage: false");
+        Kubectl.Result r = kubectl.run(none, "create", "-f", "-");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.all()).contains("must have exactly one version marked as storage version");
+    }
+}

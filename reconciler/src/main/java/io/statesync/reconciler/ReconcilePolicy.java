@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param finalizers       finalizers statesync removes itself once the observed resource is gone
  * @param healthRules      the kind's health rules, compiled (first match wins; none: the Ready condition decides)
  * @param validationRules  the kind's validation rules on the spec, compiled (admission refuses a spec that breaks one)
+ * @param definition       what the CustomResourceDefinition of the kind says, {@link KindDefinition#none()} without one
  */
 public record ReconcilePolicy(
         List<String> ignoredPaths,
@@ -39,7 +40,8 @@ public record ReconcilePolicy(
         boolean strictTyping,
         List<String> finalizers,
         HealthRules healthRules,
-        ValidationRules validationRules) {
+        ValidationRules validationRules,
+        KindDefinition definition) {
 
     public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofMinutes(5);
     public static final Duration DEFAULT_CORRECTION_DEADLINE = Duration.ofSeconds(30);
@@ -68,6 +70,7 @@ public record ReconcilePolicy(
         finalizers = List.copyOf(finalizers);
         Objects.requireNonNull(healthRules, "healthRules");
         Objects.requireNonNull(validationRules, "validationRules");
+        Objects.requireNonNull(definition, "definition");
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -90,7 +93,7 @@ public record ReconcilePolicy(
                 .resyncPeriod(resyncPeriod).correctionDeadline(correctionDeadline).backoffBase(backoffBase)
                 .backoffCap(backoffCap).maxAttempts(maxAttempts).stalenessBound(stalenessBound).strict(strict)
                 .strictTyping(strictTyping).finalizers(finalizers).healthRules(healthRules)
-                .validationRules(validationRules);
+                .validationRules(validationRules).definition(definition);
     }
 
     /** Mutable builder starting from the defaults. */
@@ -109,6 +112,7 @@ public record ReconcilePolicy(
         private List<String> finalizers = List.of();
         private HealthRules healthRules = HealthRules.none();
         private ValidationRules validationRules = ValidationRules.none();
+        private KindDefinition definition = KindDefinition.none();
 
         private Builder() {
         }
@@ -139,10 +143,12 @@ public record ReconcilePolicy(
         /** Compiles {@code v}: throws {@link InvalidRuleException} when a rule does not compile. */
         public Builder validationRules(List<ValidationRule> v) { return validationRules(ValidationRules.compile(v)); }
 
+        public Builder definition(KindDefinition v) { this.definition = v; return this; }
+
         public ReconcilePolicy build() {
             return new ReconcilePolicy(ignoredPaths, listMergeKeys, orphanPolicy, resyncPeriod, correctionDeadline,
                     backoffBase, backoffCap, maxAttempts, stalenessBound, strict, strictTyping, finalizers, healthRules,
-                    validationRules);
+                    validationRules, definition);
         }
     }
 }

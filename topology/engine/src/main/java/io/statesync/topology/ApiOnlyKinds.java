@@ -15,11 +15,36 @@ public final class ApiOnlyKinds {
     public static final String NAMESPACE = ResourceKey.qualifiedKind("Namespace", "");
 
     private static final Set<String> KINDS = Set.of(CUSTOM_RESOURCE_DEFINITION, NAMESPACE);
+    private static final String DEFINITION_SUFFIX = "/definition";
 
     private ApiOnlyKinds() {
     }
 
     public static boolean contains(String kind) {
         return KINDS.contains(kind);
+    }
+
+    /** The key, on the kinds topic, of the definition of {@code definedKind}: the kind followed by {@code /definition}. */
+    public static String definitionKey(String definedKind) {
+        return definedKind + DEFINITION_SUFFIX;
+    }
+
+    /** The kind a definition key names, or null when {@code key} is not a definition key. */
+    public static String definedKindOf(String key) {
+        return key.endsWith(DEFINITION_SUFFIX) ? key.substring(0, key.length() - DEFINITION_SUFFIX.length()) : null;
+    }
+
+    /**
+     * The kind a CustomResourceDefinition's spec defines, as keys write it, or null when the spec names no valid
+     * group and kind.
+     */
+    public static String definedKind(com.fasterxml.jackson.databind.JsonNode spec) {
+        String group = spec.path("group").asText("");
+        String name = spec.path("names").path("kind").asText("");
+        if (group.isEmpty() || name.isEmpty()) {
+            return null;
+        }
+        String kind = ResourceKey.qualifiedKind(name, group);
+        return ResourceKey.isValidKind(kind) ? kind : null;
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.statesync.avro.KindPolicy;
+import io.statesync.reconciler.KindDefinition;
+import io.statesync.schemas.Values;
 import io.statesync.reconciler.HealthRule;
 import io.statesync.reconciler.HealthStatus;
 import io.statesync.reconciler.InvalidRuleException;
@@ -48,16 +50,25 @@ public final class PolicyCatalog {
         }
     }
 
-    private record Cached(byte[] bytes, ReconcilePolicy policy) {
+    /** The stored bytes of a kind: its policy's and its definition's, either null when absent. */
+    private record Stored(byte[] policy, byte[] definition) {
+        boolean same(Stored other) {
+            return Arrays.equals(policy, other.policy) && Arrays.equals(definition, other.definition);
+        }
+    }
+
+    private record Cached(Stored bytes, ReconcilePolicy policy) {
     }
 
     /** {@code outage} is the registry's failure when it could not be reached, null when the bytes are at fault. */
-    private record Failed(byte[] bytes, long retryAt, String reason, SerdeException outage) {
+    private record Failed(Stored bytes, long retryAt, String reason, SerdeException outage) {
     }
 
     private final ReadOnlyKeyValueStore<String, byte[]> store;
     private final Deserializer<KindPolicy> deserializer;
     private final String topic;
+    private static final com.fasterxml.jackson.databind.ObjectMapper DEFINITION_READER =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     private final Map<String, Cached> cache = new HashMap<>();
     private final Map<String, Failed> failed = new HashMap<>();
 
@@ -91,30 +102,54 @@ public final class PolicyCatalog {
      * decode, so that no write is admitted without the kind's rules.
      */
     public ReconcilePolicy forAdmission(String kind) {
-        byte[] bytes = store.get(kind);
-        if (bytes == null) {
+        Stored bytes = new Stored(store.get(kind), store.get(ApiOnlyKinds.definitionKey(kind)));
+        if (bytes.policy() == null && bytes.definition() == null) {
             return ReconcilePolicy.defaults();
         }
         Cached cached = cache.get(kind);
-        if (cached != null && Arrays.equals(cached.bytes, bytes)) {
+        if (cached != null && cached.bytes.same(bytes)) {
             return cached.policy;
         }
         Failed f = failed.get(kind);
-        if (f != null && Arrays.equals(f.bytes, bytes) && System.currentTimeMillis() < f.retryAt) {
+        if (f != null && f.bytes.same(bytes) && System.currentTimeMillis() < f.retryAt) {
             throw unavailable(kind, f.reason);
         }
         try {
-            ReconcilePolicy policy = toUsablePolicy(deserializer.deserialize(topic, bytes));
+            ReconcilePolicy policy = decode(bytes);
             cache.put(kind, new Cached(bytes, policy));
             failed.remove(kind);
             return policy;
         } catch (RuntimeException e) {
-            if (f == null || !Arrays.equals(f.bytes, bytes)) {
+            if (f == null || !f.bytes.same(bytes)) {
                 LOG.warn("Kind policy for {} does not decode; writes of the kind are refused until it does: {}", kind, e.toString());
             }
             failed.put(kind, new Failed(bytes, System.currentTimeMillis() + RETRY_INTERVAL_MS, e.getMessage(),
                 SerdeException.registryFailureIn(e)));
             throw unavailable(kind, e.getMessage());
+        }
+    }
+
+    /** The kind's policy (the defaults without one) with the definition a CustomResourceDefinition gives it. */
+    private ReconcilePolicy decode(Stored bytes) {
+        ReconcilePolicy policy = bytes.policy() == null ? ReconcilePolicy.defaults()
+            : toUsablePolicy(deserializer.deserialize(topic, bytes.policy()));
+        if (bytes.definition() == null) {
+            return policy;
+        }
+        return policy.toBuilder().definition(definition(deserializer.deserialize(topic, bytes.definition()))).build();
+    }
+
+    /** The definition a definition record carries; none for a record without one. */
+    @SuppressWarnings("unchecked")
+    static KindDefinition definition(KindPolicy record) {
+        if (record.getDefinition() == null) {
+            return KindDefinition.none();
+        }
+        try {
+            Object tree = Values.toJava(Values.fromJson(DEFINITION_READER.readTree(record.getDefinition())));
+            return tree instanceof Map<?, ?> spec ? new KindDefinition((Map<String, Object>) spec) : KindDefinition.none();
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("the definition of " + record.getKind() + " is not JSON: " + e.getMessage(), e);
         }
     }
 

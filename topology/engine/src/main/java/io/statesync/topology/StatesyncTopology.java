@@ -112,6 +112,10 @@ public final class StatesyncTopology {
         t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(),
             OutputLimits.bounded(serdes.event().serializer(), config), parents);
         t.addSink(DLQ_SINK, topics.dlq(), bytes.serializer(), bytes.serializer(), parents);
+        // The definitions of kinds that CustomResourceDefinitions define, which every task's admission reads from the
+        // global kinds store: written by the task that stores the definition, so that its versions arrive in order.
+        t.addSink(TopologyNames.DEFINITIONS_SINK, topics.kinds(), Serdes.String().serializer(),
+            serdes.kindPolicy().serializer(), parents);
         t.addSink(DEPENDENTS_SINK, topics.dependents(), Serdes.String().serializer(), bytes.serializer(),
             new OwnerKeyPartitioner(), parents);
         t.addSink(COLLECT_SINK, topics.collect(), Serdes.String().serializer(), bytes.serializer(), parents);

@@ -30,6 +30,7 @@ public final class TopologyNames {
     public static final String CORRECTIONS_SINK = "corrections-sink";
     public static final String EVENTS_SINK = "events-sink";
     public static final String DLQ_SINK = "dlq-sink";
+    public static final String DEFINITIONS_SINK = "definitions-sink";
 
     /** Streams property that tells the DLQ exception handlers where dead letters go. */
     public static final String DLQ_TOPIC_CONFIG = "statesync.dlq.topic";

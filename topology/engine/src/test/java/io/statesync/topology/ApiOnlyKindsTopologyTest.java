@@ -8,8 +8,10 @@ import java.util.Map;
 
 import io.statesync.avro.Action;
 import io.statesync.avro.Correction;
+import io.statesync.avro.KindPolicy;
 import io.statesync.avro.Resource;
 import io.statesync.avro.SyncStatus;
+import io.statesync.reconciler.ReconcilePolicy;
 import org.junit.jupiter.api.Test;
 
 /** Kinds only the API serves are Synced at once and never corrected; kinds of other groups, and cluster scope, are ordinary. */
@@ -46,6 +48,45 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
         assertThat(f.drainCorrections()).isEmpty();
         assertThat(after).as("the definition's tombstone on the resources topic").isNotEmpty();
         assertThat(after.get(after.size() - 1)).isNull();
+    }
+
+    @Test
+    void shouldPublishTheDefinitionOfTheDefinedKindAndRetractItOnDelete() {
+        var kinds = f.driver.createOutputTopic(f.topics.kinds(), new org.apache.kafka.common.serialization.StringDeserializer(),
+            f.serdes.kindPolicy().deserializer());
+        settle(CRD, Map.of("group", "example.com", "names", Map.of("kind", "Widget", "plural", "widgets"),
+            "versions", List.of(Map.of("name", "v1", "served", true, "storage", true))));
+        var published = kinds.readKeyValuesToList();
+        f.deleteDesired(CRD);
+        f.advance(Duration.ofSeconds(1));
+        var retracted = kinds.readKeyValuesToList();
+        ReconcilePolicy policy = new PolicyCatalog(f.driver.getKeyValueStore(StatesyncTopology.KINDS_STORE),
+            f.serdes.kindPolicy().deserializer(), f.topics.kinds()).forAdmission("Widget.example.com");
+
+        assertThat(published).last().satisfies(kv -> {
+            assertThat(kv.key).isEqualTo("Widget.example.com/definition");
+            assertThat(kv.value.getDefinition()).contains("\"plural\":\"widgets\"");
+        });
+        assertThat(retracted).last().satisfies(kv -> {
+            assertThat(kv.key).isEqualTo("Widget.example.com/definition");
+            assertThat(kv.value).isNull();
+        });
+        assertThat(policy.definition().defined()).as("the definition is gone once retracted").isFalse();
+    }
+
+    @Test
+    void shouldGiveAdmissionTheDefinitionOfTheKind() {
+        settle(CRD, Map.of("group", "example.com", "names", Map.of("kind", "Widget", "plural", "widgets"),
+            "versions", List.of(Map.of("name", "v1", "served", true, "storage", true,
+                "schema", Map.of("openAPIV3Schema", Map.of("type", "object"))))));
+        f.kinds.pipeInput("Widget.example.com", KindPolicy.newBuilder().setKind("Widget.example.com").setMaxAttempts(3).build());
+
+        ReconcilePolicy policy = new PolicyCatalog(f.driver.getKeyValueStore(StatesyncTopology.KINDS_STORE),
+            f.serdes.kindPolicy().deserializer(), f.topics.kinds()).forAdmission("Widget.example.com");
+
+        assertThat(policy.maxAttempts()).isEqualTo(3);
+        assertThat(policy.definition().storageVersion()).isEqualTo("v1");
+        assertThat(policy.definition().schema("v1")).containsEntry("type", "object");
     }
 
     @Test

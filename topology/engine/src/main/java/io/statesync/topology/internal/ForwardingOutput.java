@@ -1,8 +1,12 @@
 package io.statesync.topology.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.avro.Correction;
+import io.statesync.avro.KindPolicy;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
+import io.statesync.schemas.Values;
+import io.statesync.topology.ApiOnlyKinds;
 import io.statesync.topology.ResourceSummary;
 import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopologyNames;
@@ -27,6 +31,32 @@ final class ForwardingOutput implements ReconcileEngine.Output {
             headers.add(StatesyncHeaders.RESOURCE_SUMMARY, ResourceSummary.of(resource).encode());
         }
         context.forward(new Record<>(key, resource, timestamp, headers), TopologyNames.RESOURCES_SINK);
+        if (resource != null && ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(resource.getMetadata().getKind())) {
+            definition(resource, false, timestamp);
+        }
+    }
+
+    @Override
+    public void deleted(String key, Resource last, long timestamp) {
+        resource(key, null, timestamp);
+        if (last != null && ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(last.getMetadata().getKind())) {
+            definition(last, true, timestamp);
+        }
+    }
+
+    /**
+     * The definition a stored CustomResourceDefinition gives its kind, or its tombstone once the definition is
+     * deleted, on the kinds topic; nothing for a spec that names no kind.
+     */
+    private void definition(Resource crd, boolean gone, long timestamp) {
+        JsonNode spec = Values.toJson(crd.getSpec());
+        String kind = ApiOnlyKinds.definedKind(spec);
+        if (kind == null) {
+            return;
+        }
+        KindPolicy value = gone ? null : KindPolicy.newBuilder().setKind(kind).setDefinition(spec.toString()).build();
+        context.forward(new Record<>(ApiOnlyKinds.definitionKey(kind), value, timestamp, new RecordHeaders()),
+            TopologyNames.DEFINITIONS_SINK);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.statesync.topology.internal;
 
 import io.statesync.topology.PolicyCatalog;
 
+import io.statesync.topology.ApiOnlyKinds;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -41,7 +42,8 @@ public final class KindPolicyUpdater implements Processor<String, byte[], Void, 
     @Override
     public void process(Record<String, byte[]> record) {
         String kind = record.key();
-        if (!ResourceKey.isValidKind(kind)) {
+        String defined = kind == null ? null : ApiOnlyKinds.definedKindOf(kind);
+        if (!ResourceKey.isValidKind(defined != null ? defined : kind)) {
             LOG.warn("Ignoring kind policy with invalid key {}", kind);
             ctx.metrics().dlq("kinds");
             return;

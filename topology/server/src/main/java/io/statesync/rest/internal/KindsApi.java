@@ -14,6 +14,7 @@ import io.statesync.rest.ApiError;
 import io.statesync.reconciler.RuleLimits;
 import io.statesync.rest.KindPolicyJson;
 import io.statesync.server.ServerConfig;
+import io.statesync.topology.ApiOnlyKinds;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.TopicNames;
 import io.statesync.topology.TopologySerdes;
@@ -57,6 +58,9 @@ public final class KindsApi {
         ArrayNode undecodable = JSON.arrayNode();
         try (KeyValueIterator<String, byte[]> it = store.get().all()) {
             it.forEachRemaining(kv -> {
+                if (ApiOnlyKinds.definedKindOf(kv.key) != null) {
+                    return; // a definition, which the Kubernetes API serves as a CustomResourceDefinition
+                }
                 try {
                     items.add(KindPolicyJson.toJson(decode(kv.value)));
                 } catch (RuntimeException e) {
@@ -77,6 +81,9 @@ public final class KindsApi {
         Map<String, KindPolicy> out = new java.util.LinkedHashMap<>();
         try (KeyValueIterator<String, byte[]> it = store.all()) {
             it.forEachRemaining(kv -> {
+                if (ApiOnlyKinds.definedKindOf(kv.key) != null) {
+                    return;
+                }
                 try {
                     out.put(kv.key, deserializer.deserialize(topic, kv.value));
                 } catch (RuntimeException e) {

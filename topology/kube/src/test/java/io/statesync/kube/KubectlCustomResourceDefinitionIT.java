@@ -57,6 +57,7 @@ class KubectlCustomResourceDefinitionIT {
                       color:
                         type: string
                         maxLength: 10
+                        nullable: true
                         default: blue
             additionalPrinterColumns:
             - name: Size
@@ -142,6 +143,16 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(listed.out()).contains("w1").contains("small");
         assertThat(resources.out()).contains("widgets").contains("wdg").contains("example.com/v1").contains("Widget")
             .contains("regions");
+    }
+
+    @Test
+    void shouldExplainTheDefinedKindFromItsSchema() throws Exception {
+        Kubectl.Result spec = ok(null, "explain", "widget.spec");
+        Kubectl.Result size = ok(null, "explain", "widgets.spec.size");
+
+        assertThat(spec.out()).contains("GROUP:      example.com").contains("What a widget should be.")
+            .contains("size").contains("color");
+        assertThat(size.out()).contains("How big the widget is.");
     }
 
     @Test

@@ -84,6 +84,50 @@ class KubectlCustomResourceDefinitionIT {
               openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
         """;
 
+    static final String DEPLOYMENTS = """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: deployments.apps
+        spec:
+          group: apps
+          scope: Namespaced
+          names: {plural: deployments, singular: deployment, kind: Deployment, shortNames: [deploy], categories: [all]}
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+                  status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+        """;
+
+    /** An ordinary Deployment manifest, as a repository of manifests holds it. */
+    static final String DEPLOYMENT = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: shop
+          namespace: apps
+          labels: {app: shop}
+        spec:
+          replicas: 2
+          selector:
+            matchLabels: {app: shop}
+          template:
+            metadata:
+              labels: {app: shop}
+            spec:
+              containers:
+              - name: web
+                image: nginx:1.27
+                ports:
+                - containerPort: 80
+        """;
+
     @BeforeAll
     static void start() throws Exception {
         Kubectl.require();
@@ -93,6 +137,7 @@ class KubectlCustomResourceDefinitionIT {
         kubectl = Kubectl.of(app);
         ok(WIDGETS, "apply", "-f", "-");
         ok(CLUSTERS, "apply", "-f", "-");
+        ok(DEPLOYMENTS, "apply", "-f", "-");
     }
 
     @AfterAll
@@ -143,6 +188,31 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(listed.out()).contains("w1").contains("small");
         assertThat(resources.out()).contains("widgets").contains("wdg").contains("example.com/v1").contains("Widget")
             .contains("regions");
+    }
+
+    @Test
+    void shouldApplyAnOrdinaryDeploymentManifestUnchangedAndApplyItsChange() throws Exception {
+        Kubectl.Result created = ok(DEPLOYMENT, "apply", "-f", "-");
+        Kubectl.Result changed = ok(DEPLOYMENT.replace("replicas: 2", "replicas: 3"), "apply", "-f", "-");
+        String newImage = DEPLOYMENT.replace("replicas: 2", "replicas: 3").replace("nginx:1.27", "nginx:1.28");
+        // kubectl merges a Deployment's containers by name with its own patch strategies, which the served schema
+        // does not declare: such a patch is refused, naming the directive, and server-side apply makes the change.
+        Kubectl.Result merged = kubectl.run(newImage, "apply", "-f", "-");
+        ok(newImage, "apply", "--server-side", "--force-conflicts", "-f", "-");
+        JsonNode d = JSON.readTree(ok(null, "get", "deploy", "shop", "-n", "apps", "-o", "json").out());
+        Kubectl.Result all = ok(null, "get", "all", "-n", "apps");
+
+        assertThat(created.out()).contains("deployment.apps/shop created");
+        assertThat(changed.out()).contains("deployment.apps/shop configured");
+        assertThat(merged.exit()).isNotZero();
+        assertThat(merged.all()).contains("$setElementOrder/containers").contains("--server-side");
+        assertThat(d.path("apiVersion").asText()).isEqualTo("apps/v1");
+        assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(3);
+        assertThat(d.path("spec").path("template").path("spec").path("containers").get(0).path("image").asText())
+            .isEqualTo("nginx:1.28");
+        assertThat(d.path("spec").path("template").path("spec").path("containers").get(0).path("ports").get(0)
+            .path("containerPort").asInt()).as("the list item's other fields are kept").isEqualTo(80);
+        assertThat(all.out()).contains("shop");
     }
 
     @Test

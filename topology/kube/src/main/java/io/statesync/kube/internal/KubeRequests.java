@@ -21,18 +21,35 @@ final class KubeRequests {
     }
 
     /**
-     * The patch type of a PATCH's Content-Type; 415 for any other, strategic merge patch among them, which Kubernetes
-     * refuses for custom resources too: it needs patch strategies that only built-in types declare in Go.
+     * The patch type of a PATCH's Content-Type; 415 for any other. A strategic merge patch is 415 too, as Kubernetes
+     * answers for custom resources (it needs patch strategies that only built-in types declare in Go), except for a
+     * kind of one of Kubernetes' own groups: see {@link StrategicMergePatches}.
      */
-    static PatchType patchType(String contentType) {
+    static PatchType patchType(String contentType, KindCatalog.Kind kind) {
         String base = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         return switch (base) {
             case MERGE_PATCH -> PatchType.MergePatch;
             case JSON_PATCH -> PatchType.JsonPatch;
             case APPLY_PATCH -> PatchType.Apply;
-            default -> throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
-                + " types include: " + JSON_PATCH + ", " + MERGE_PATCH + ", " + APPLY_PATCH);
+            case StrategicMergePatches.MEDIA_TYPE -> {
+                if (!StrategicMergePatches.accepted(kind)) {
+                    throw unsupported();
+                }
+                yield PatchType.MergePatch;
+            }
+            default -> throw unsupported();
         };
+    }
+
+    private static ApiError unsupported() {
+        return ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
+            + " types include: " + JSON_PATCH + ", " + MERGE_PATCH + ", " + APPLY_PATCH);
+    }
+
+    /** Whether a PATCH's Content-Type is a strategic merge patch. */
+    static boolean strategic(String contentType) {
+        return contentType != null && contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT)
+            .equals(StrategicMergePatches.MEDIA_TYPE);
     }
 
     /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */

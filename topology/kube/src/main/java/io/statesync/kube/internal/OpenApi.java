@@ -98,6 +98,18 @@ public final class OpenApi {
             params.addObject().put("name", p).put("in", "query").putObject("schema").put("type", "string").put("uniqueItems", true);
         }
         op.putObject(GVK).put("group", k.group()).put("version", version).put("kind", k.kindName());
+        if (action.equals("patch")) {
+            // kubectl computes a patch from this document's schema only where the operation takes a strategic merge
+            // patch; it then declares no patch strategy, so the patch replaces lists whole, as a merge patch does.
+            ObjectNode content = op.putObject("requestBody").putObject("content");
+            for (String type : new String[] {"application/apply-patch+yaml", "application/json-patch+json",
+                "application/merge-patch+json"}) {
+                content.putObject(type).putObject("schema").put("type", "object");
+            }
+            if (StrategicMergePatches.accepted(k)) {
+                content.putObject(StrategicMergePatches.MEDIA_TYPE).putObject("schema").put("type", "object");
+            }
+        }
         op.putObject("responses").putObject("200").put("description", "OK").putObject("content")
             .putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/" + schemaName(k, version));
     }

@@ -115,13 +115,20 @@ public final class ResourceHandlers {
     public void patch(Context ctx) throws InterruptedException {
         KindCatalog.Served served = kinds.resolve(ctx);
         ResourceKey key = key(served.kind(), KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
-        PatchType type = KubeRequests.patchType(ctx.contentType());
+        PatchType type = KubeRequests.patchType(ctx.contentType(), served.kind());
         if (type == PatchType.Apply) {
             apply(ctx, served, key);
             return;
         }
         RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
+        if (KubeRequests.strategic(ctx.contentType())) {
+            try {
+                StrategicMergePatches.requireNoDirectives(patch);
+            } catch (ApiError e) {
+                throw kubeMessage(e, served.kind(), key.name());
+            }
+        }
         if (patch instanceof ObjectNode merge) {
             toServerForm(merge, served);
         }

@@ -5,25 +5,49 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.statesync.avro.PatchType;
 import io.statesync.rest.ApiError;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class KubeRequestsTest {
 
+    private static final KindCatalog.Kind WEB_APP = KindCatalog.of("WebApp", null);
+    private static final KindCatalog.Kind DEPLOYMENT = new KindCatalog.Kind("Deployment.apps", "apps", List.of("v1"),
+        "deployments", "deployment", List.of(), List.of(), true, null, null);
+
     @Test
     void shouldReadThePatchTypeFromTheMediaTypeWithoutItsParameters() {
-        assertThat(KubeRequests.patchType("application/merge-patch+json; charset=utf-8")).isEqualTo(PatchType.MergePatch);
-        assertThat(KubeRequests.patchType("Application/JSON-Patch+JSON")).isEqualTo(PatchType.JsonPatch);
+        assertThat(KubeRequests.patchType("application/merge-patch+json; charset=utf-8", WEB_APP)).isEqualTo(PatchType.MergePatch);
+        assertThat(KubeRequests.patchType("Application/JSON-Patch+JSON", WEB_APP)).isEqualTo(PatchType.JsonPatch);
     }
 
     @Test
     void shouldTakeServerSideApplyAndRefuseStrategicMergeAndUnknownPatchTypesWithUnsupportedMediaType() {
-        assertThat(KubeRequests.patchType("application/apply-patch+yaml")).isEqualTo(PatchType.Apply);
-        assertThatThrownBy(() -> KubeRequests.patchType("application/strategic-merge-patch+json"))
+        assertThat(KubeRequests.patchType("application/apply-patch+yaml", WEB_APP)).isEqualTo(PatchType.Apply);
+        assertThatThrownBy(() -> KubeRequests.patchType("application/strategic-merge-patch+json", WEB_APP))
             .isInstanceOfSatisfying(ApiError.class, e -> {
                 assertThat(e.code()).isEqualTo(415);
                 assertThat(e.getMessage()).contains("application/apply-patch+yaml");
             });
-        assertThatThrownBy(() -> KubeRequests.patchType(null))
+        assertThatThrownBy(() -> KubeRequests.patchType(null, WEB_APP))
             .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo(415));
+    }
+
+    @Test
+    void shouldTakeAStrategicMergePatchOfABuiltInGroupsKindAsAMergePatchWithoutDirectives() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+
+        assertThat(KubeRequests.patchType("application/strategic-merge-patch+json", DEPLOYMENT)).isEqualTo(PatchType.MergePatch);
+        StrategicMergePatches.requireNoDirectives(json.readTree("{\"spec\":{\"replicas\":3,\"a\":[{\"b\":null}]}}"));
+        assertThatThrownBy(() -> StrategicMergePatches.requireNoDirectives(json.readTree(
+            "{\"spec\":{\"template\":{\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"web\"}]}}}}")))
+            .isInstanceOfSatisfying(ApiError.class, e -> {
+                assertThat(e.code()).isEqualTo(422);
+                assertThat(e.causes()).singleElement().satisfies(c ->
+                    assertThat(c.field()).isEqualTo("spec.template.spec.$setElementOrder/containers"));
+            });
+        assertThatThrownBy(() -> StrategicMergePatches.requireNoDirectives(json.readTree("{\"a\":[{\"$patch\":\"delete\"}]}")))
+            .isInstanceOf(ApiError.class);
     }
 }

@@ -37,6 +37,7 @@ import io.statesync.topology.internal.AvroMapping;
 import io.statesync.gc.OwnerReferences;
 import io.statesync.serde.EncodedSize;
 import io.statesync.topology.internal.JsonPatches;
+import io.statesync.topology.internal.StrategicMergePatch;
 
 /**
  * The admission rules of one write against the stored object, with no state of their own: the compare-and-swap
@@ -286,9 +287,11 @@ public final class WriteAdmission {
         } catch (JsonProcessingException e) {
             throw new JsonPatches.PatchException(true, "the patch is not JSON: " + e.getOriginalMessage());
         }
-        JsonNode after = patch.getType() == PatchType.JsonPatch
-            ? JsonPatches.jsonPatch(editable(current), document, limits.whileApplying())
-            : JsonPatches.mergePatch(editable(current), requireObject(document));
+        JsonNode after = switch (patch.getType()) {
+            case JsonPatch -> JsonPatches.jsonPatch(editable(current), document, limits.whileApplying());
+            case StrategicMergePatch -> StrategicMergePatch.apply(editable(current), requireObject(document));
+            default -> JsonPatches.mergePatch(editable(current), requireObject(document));
+        };
         if (!after.isObject()) {
             throw new JsonPatches.PatchException(false, "the patched object must stay a JSON object");
         }

@@ -35,7 +35,7 @@ final class KubeRequests {
                 if (!StrategicMergePatches.accepted(kind)) {
                     throw unsupported();
                 }
-                yield PatchType.MergePatch;
+                yield PatchType.StrategicMergePatch;
             }
             default -> throw unsupported();
         };
@@ -44,12 +44,6 @@ final class KubeRequests {
     private static ApiError unsupported() {
         return ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
             + " types include: " + JSON_PATCH + ", " + MERGE_PATCH + ", " + APPLY_PATCH);
-    }
-
-    /** Whether a PATCH's Content-Type is a strategic merge patch. */
-    static boolean strategic(String contentType) {
-        return contentType != null && contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT)
-            .equals(StrategicMergePatches.MEDIA_TYPE);
     }
 
     /** {@code dryRun=All}, as Kubernetes spells it; absent for a real write. */

@@ -99,15 +99,13 @@ public final class OpenApi {
         }
         op.putObject(GVK).put("group", k.group()).put("version", version).put("kind", k.kindName());
         if (action.equals("patch")) {
-            // kubectl computes a patch from this document's schema only where the operation takes a strategic merge
-            // patch; it then declares no patch strategy, so the patch replaces lists whole, as a merge patch does.
+            // The patch types of a custom resource, as Kubernetes lists them. A strategic merge patch, which kinds of
+            // Kubernetes' own groups take too, is not listed: kubectl would compute it from this document's schemas,
+            // which do not hold every field of such a kind, instead of from its own patch strategies.
             ObjectNode content = op.putObject("requestBody").putObject("content");
             for (String type : new String[] {"application/apply-patch+yaml", "application/json-patch+json",
                 "application/merge-patch+json"}) {
                 content.putObject(type).putObject("schema").put("type", "object");
-            }
-            if (StrategicMergePatches.accepted(k)) {
-                content.putObject(StrategicMergePatches.MEDIA_TYPE).putObject("schema").put("type", "object");
             }
         }
         op.putObject("responses").putObject("200").put("description", "OK").putObject("content")

@@ -122,13 +122,6 @@ public final class ResourceHandlers {
         }
         RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
-        if (KubeRequests.strategic(ctx.contentType())) {
-            try {
-                StrategicMergePatches.requireNoDirectives(patch);
-            } catch (ApiError e) {
-                throw kubeMessage(e, served.kind(), key.name());
-            }
-        }
         if (patch instanceof ObjectNode merge) {
             toServerForm(merge, served);
         }

@@ -18,11 +18,11 @@ public final class PatchRequests {
     }
 
     /**
-     * A merge patch's identity is checked against the key and its {@code metadata.resourceVersion} becomes the
+     * A merge patch's (or a strategic merge patch's) identity is checked against the key and its {@code metadata.resourceVersion} becomes the
      * precondition unless {@code expected} is given; a JSON patch must be an array of operations.
      */
     public static DesiredState of(ResourceKey key, PatchType type, JsonNode patch, String expected) {
-        if (type == PatchType.MergePatch) {
+        if (type == PatchType.MergePatch || type == PatchType.StrategicMergePatch) {
             if (!patch.isObject()) {
                 throw ApiError.badRequest("a merge patch must be a JSON object");
             }

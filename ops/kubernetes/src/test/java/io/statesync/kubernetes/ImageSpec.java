@@ -23,6 +23,20 @@ record ImageSpec(long uid, long gid, List<Integer> exposed, String volume, List<
     private static final Pattern ENV_ENTRY = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|\\S+)");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private static ImageSpec repositoryImage;
+
+    /** The top-level Dockerfile's runtime stage. */
+    static synchronized ImageSpec ofRepository() {
+        if (repositoryImage == null) {
+            try {
+                repositoryImage = read(RenderedOverlay.repositoryRoot().resolve("Dockerfile"));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return repositoryImage;
+    }
+
     static ImageSpec read(Path dockerfile) throws IOException {
         List<String> runtime = runtimeInstructions(Files.readString(dockerfile));
         String[] user = argument(runtime, "USER").split(":");

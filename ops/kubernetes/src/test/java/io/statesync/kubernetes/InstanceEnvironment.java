@@ -17,7 +17,8 @@ record InstanceEnvironment(JsonNode statefulSet, JsonNode container, Map<String,
 
     private static final Pattern REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
-    static InstanceEnvironment of(RenderedOverlay overlay, ImageSpec image) {
+    static InstanceEnvironment of(RenderedOverlay overlay) {
+        ImageSpec image = ImageSpec.ofRepository();
         JsonNode sts = overlay.only("StatefulSet");
         JsonNode container = sts.path("spec").path("template").path("spec").path("containers").get(0);
         Map<String, String> env = new LinkedHashMap<>(image.env());

@@ -17,7 +17,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,21 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InstanceWiringTest {
 
-    private static ImageSpec image;
-
-    @BeforeAll
-    static void readImage() throws IOException {
-        image = ImageSpec.read(RenderedOverlay.repositoryRoot().resolve("Dockerfile"));
-    }
-
-    static List<RenderedOverlay> overlays() throws IOException {
-        return RenderedOverlay.overlays();
-    }
-
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldProbeTheProbeListenersPathsOnProbePort(RenderedOverlay overlay) throws IOException {
-        InstanceEnvironment instance = InstanceEnvironment.of(overlay, image);
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         AppConfig config = instance.config();
         int probePort = config.getInt(ServerConfig.PROBE_PORT);
         assertThat(probePort).as("a fixed probe.port (0 would bind a random one)").isPositive()
@@ -64,9 +52,9 @@ class InstanceWiringTest {
     }
 
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldSetOnlyConfigurationKeysTheReferenceDefines(RenderedOverlay overlay) {
-        InstanceEnvironment instance = InstanceEnvironment.of(overlay, image);
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         List<String> unknown = new ArrayList<>();
         instance.env().forEach((name, value) -> {
             if (name.startsWith(AppConfig.ENV_PREFIX) && !AppConfig.LAUNCHER_ENV.contains(name)) {
@@ -117,9 +105,10 @@ class InstanceWiringTest {
     }
 
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldRunTheImageTheDockerfileBuildsAsItsUserOnItsPortsAndVolume(RenderedOverlay overlay) {
-        InstanceEnvironment instance = InstanceEnvironment.of(overlay, image);
+        ImageSpec image = ImageSpec.ofRepository();
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         JsonNode container = instance.container();
         JsonNode podSecurity = instance.statefulSet().path("spec").path("template").path("spec").path("securityContext");
         assertThat(container.has("command")).as("%s keeps the image's entrypoint %s", overlay, image.entrypoint()).isFalse();
@@ -141,9 +130,9 @@ class InstanceWiringTest {
     }
 
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldAdvertiseThePodsStableNameThroughTheHeadlessService(RenderedOverlay overlay) {
-        InstanceEnvironment instance = InstanceEnvironment.of(overlay, image);
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         String serviceName = instance.statefulSet().path("spec").path("serviceName").asText();
         JsonNode service = overlay.named("Service", serviceName);
         assertThat(service.path("spec").path("clusterIP").asText()).as("%s: headless", serviceName).isEqualTo("None");
@@ -155,9 +144,9 @@ class InstanceWiringTest {
     }
 
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldGiveTheStopTimeToCloseTheStreamsAndLeaveTheGroup(RenderedOverlay overlay) {
-        InstanceEnvironment instance = InstanceEnvironment.of(overlay, image);
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         JsonNode preStop = instance.container().path("lifecycle").path("preStop").path("exec").path("command");
         assertThat(preStop.get(0).asText()).isEqualTo("sleep");
         long preStopSeconds = preStop.get(1).asLong();

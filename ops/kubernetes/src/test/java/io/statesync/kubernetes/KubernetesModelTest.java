@@ -38,12 +38,8 @@ class KubernetesModelTest {
         "KafkaUser", "kafka.strimzi.io/v1beta2", "ServiceMonitor", "monitoring.coreos.com/v1",
         "PrometheusRule", "monitoring.coreos.com/v1");
 
-    static List<RenderedOverlay> overlays() throws IOException {
-        return RenderedOverlay.overlays();
-    }
-
     @ParameterizedTest
-    @MethodSource("overlays")
+    @MethodSource(RenderedOverlay.ALL)
     void shouldParseEveryObjectIntoItsTypedModelWithNoUnknownField(RenderedOverlay overlay) throws IOException {
         List<String> problems = new ArrayList<>();
         for (JsonNode object : overlay.objects()) {

@@ -1,5 +1,6 @@
 package io.statesync.kubernetes;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +26,12 @@ record RenderedOverlay(String name, Path dir, List<JsonNode> objects) {
     /** The test methods' source: {@code @MethodSource(RenderedOverlay.ALL)}. */
     static final String ALL = "io.statesync.kubernetes.RenderedOverlay#overlays";
     private static final long RENDER_TIMEOUT_S = 120;
+    /**
+     * The kustomization files use fields of kustomize v4 and later ({@code labels}, per-generator {@code options},
+     * {@code patches} by label selector); older kubectl releases embed kustomize v2 or v3.
+     */
+    private static final int MIN_KUSTOMIZE = 4;
+    private static final Pattern KUSTOMIZE_VERSION = Pattern.compile("Kustomize Version: v(\\d+)");
     private static List<RenderedOverlay> rendered;
 
     @Override
@@ -45,8 +54,9 @@ record RenderedOverlay(String name, Path dir, List<JsonNode> objects) {
         if (rendered != null) {
             return rendered;
         }
-        assumeTrue(kubectlInstalled(), "kubectl is not on the PATH (.ci/run installs Debian's kubernetes-client);"
-            + " skipping the checks of the rendered overlays");
+        String kustomize = kustomizeVersion();
+        assumeTrue(kustomize != null && Integer.parseInt(kustomize) >= MIN_KUSTOMIZE, "kubectl with kustomize v"
+            + MIN_KUSTOMIZE + " or newer (kubectl 1.24+) is not on the PATH; skipping the checks of the rendered overlays");
         try (Stream<Path> dirs = Files.list(repositoryRoot().resolve("ops/kubernetes/overlays"))) {
             List<RenderedOverlay> out = new ArrayList<>();
             for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
@@ -57,9 +67,24 @@ record RenderedOverlay(String name, Path dir, List<JsonNode> objects) {
         }
     }
 
-    private static boolean kubectlInstalled() {
+    /** The major version of kubectl's built-in kustomize, or null without a kubectl that names it. */
+    private static String kustomizeVersion() {
         String path = System.getenv().getOrDefault("PATH", "");
-        return Stream.of(path.split(java.io.File.pathSeparator)).anyMatch(d -> Files.isExecutable(Path.of(d, "kubectl")));
+        if (Stream.of(path.split(File.pathSeparator)).noneMatch(d -> Files.isExecutable(Path.of(d, "kubectl")))) {
+            return null;
+        }
+        try {
+            Process p = new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(RENDER_TIMEOUT_S, TimeUnit.SECONDS);
+            Matcher m = KUSTOMIZE_VERSION.matcher(out);
+            return m.find() ? m.group(1) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     static RenderedOverlay render(Path dir) throws IOException {

@@ -9,6 +9,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
+import io.statesync.rest.TokenAuth;
 import io.statesync.rest.internal.InstanceHealth;
 import io.statesync.rest.internal.ProbeServer;
 import io.statesync.server.ServerConfig;
@@ -157,6 +158,54 @@ class InstanceWiringTest {
             .isGreaterThanOrEqualTo(preStopSeconds + StatesyncApp.CLOSE_TIMEOUT.toSeconds() + afterClose);
         assertThat(instance.config().getString(ServerConfig.GROUP_INSTANCE_ID))
             .as("dynamic membership: a stop leaves the group, so the rebalance starts at once").isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource(RenderedOverlay.ALL)
+    void shouldFindEveryConfiguredFileInAVolumeOfThePod(RenderedOverlay overlay) {
+        InstanceEnvironment instance = InstanceEnvironment.of(overlay);
+        AppConfig config = instance.config();
+        Map<String, String> files = new java.util.TreeMap<>();
+        config.originals().forEach((key, value) -> {
+            if ((key.endsWith(".file") || key.endsWith(".location") || key.endsWith(".path")) && !value.toString().isEmpty()) {
+                files.put(key, value.toString());
+            }
+        });
+        assertThat(files).as("%s: the tokens and the trust store", overlay).hasSizeGreaterThanOrEqualTo(2);
+        for (var file : files.entrySet()) {
+            JsonNode source = volumeFile(instance, file.getValue());
+            assertThat(source).as("%s: %s is a file a mounted Secret or ConfigMap projects", overlay, file).isNotNull();
+            if (!file.getKey().equals(ServerConfig.AUTH_TOKENS_FILE)) {
+                continue;
+            }
+            String secret = source.path("secretName").asText();
+            overlay.all("Secret").stream().filter(s -> secret.equals(s.path("metadata").path("name").asText())).forEach(s -> {
+                String tokens = new String(java.util.Base64.getDecoder().decode(s.path("data").path(source.path("key").asText()).asText()),
+                    StandardCharsets.UTF_8);
+                assertThat(TokenAuth.parse(tokens.lines().toList()).enabled()).as("%s: %s parses as token:role lines", overlay, file)
+                    .isTrue();
+            });
+        }
+    }
+
+    /** The volume item (its key, and the Secret's name) that puts a file at {@code path}, or null. */
+    private static JsonNode volumeFile(InstanceEnvironment instance, String path) {
+        JsonNode volumes = instance.statefulSet().path("spec").path("template").path("spec").path("volumes");
+        for (JsonNode mount : instance.container().path("volumeMounts")) {
+            for (JsonNode volume : volumes) {
+                JsonNode projected = volume.has("secret") ? volume.path("secret") : volume.path("configMap");
+                if (!volume.path("name").asText().equals(mount.path("name").asText())) {
+                    continue;
+                }
+                for (JsonNode item : projected.path("items")) {
+                    if (path.equals(mount.path("mountPath").asText() + "/" + item.path("path").asText())) {
+                        return ((com.fasterxml.jackson.databind.node.ObjectNode) item.deepCopy())
+                            .put("secretName", projected.path("secretName").asText());
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     static JsonNode podLabels(InstanceEnvironment instance) {

@@ -1,12 +1,14 @@
 package io.statesync.kubernetes;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.app.StatesyncApp;
 import io.statesync.config.AppConfig;
 import io.statesync.rest.TokenAuth;
@@ -31,7 +33,7 @@ class InstanceWiringTest {
 
     @ParameterizedTest
     @MethodSource(RenderedOverlay.ALL)
-    void shouldProbeTheProbeListenersPathsOnProbePort(RenderedOverlay overlay) throws IOException {
+    void shouldProbeTheProbeListenersPathsOnProbePort(RenderedOverlay overlay) {
         InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         AppConfig config = instance.config();
         int probePort = config.getInt(ServerConfig.PROBE_PORT);
@@ -165,7 +167,7 @@ class InstanceWiringTest {
     void shouldFindEveryConfiguredFileInAVolumeOfThePod(RenderedOverlay overlay) {
         InstanceEnvironment instance = InstanceEnvironment.of(overlay);
         AppConfig config = instance.config();
-        Map<String, String> files = new java.util.TreeMap<>();
+        Map<String, String> files = new TreeMap<>();
         config.originals().forEach((key, value) -> {
             if ((key.endsWith(".file") || key.endsWith(".location") || key.endsWith(".path")) && !value.toString().isEmpty()) {
                 files.put(key, value.toString());
@@ -180,7 +182,7 @@ class InstanceWiringTest {
             }
             String secret = source.path("secretName").asText();
             overlay.all("Secret").stream().filter(s -> secret.equals(s.path("metadata").path("name").asText())).forEach(s -> {
-                String tokens = new String(java.util.Base64.getDecoder().decode(s.path("data").path(source.path("key").asText()).asText()),
+                String tokens = new String(Base64.getDecoder().decode(s.path("data").path(source.path("key").asText()).asText()),
                     StandardCharsets.UTF_8);
                 assertThat(TokenAuth.parse(tokens.lines().toList()).enabled()).as("%s: %s parses as token:role lines", overlay, file)
                     .isTrue();
@@ -199,7 +201,7 @@ class InstanceWiringTest {
                 }
                 for (JsonNode item : projected.path("items")) {
                     if (path.equals(mount.path("mountPath").asText() + "/" + item.path("path").asText())) {
-                        return ((com.fasterxml.jackson.databind.node.ObjectNode) item.deepCopy())
+                        return ((ObjectNode) item.deepCopy())
                             .put("secretName", projected.path("secretName").asText());
                     }
                 }

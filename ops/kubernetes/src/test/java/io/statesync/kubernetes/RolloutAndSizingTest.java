@@ -1,6 +1,7 @@
 package io.statesync.kubernetes;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -95,7 +96,7 @@ class RolloutAndSizingTest {
         assertThat(ports(policy.path("ingress"))).as("%s: clients, Prometheus and peers reach the REST port", overlay)
             .contains("TCP/" + http).doesNotContain("TCP/" + config.getInt(ServerConfig.PROBE_PORT));
         String bootstrap = config.getList(AppConfig.BOOTSTRAP_SERVERS).get(0);
-        java.net.URI registry = java.net.URI.create(config.getString(AppConfig.SCHEMA_REGISTRY_URL));
+        URI registry = URI.create(config.getString(AppConfig.SCHEMA_REGISTRY_URL));
         assertThat(ports(policy.path("egress"))).as("%s: DNS, Kafka, the registry, the other instances", overlay)
             .contains("UDP/53", "TCP/" + bootstrap.substring(bootstrap.lastIndexOf(':') + 1), "TCP/" + registry.getPort(),
                 "TCP/" + http);

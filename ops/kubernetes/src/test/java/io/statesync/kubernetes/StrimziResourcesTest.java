@@ -1,6 +1,5 @@
 package io.statesync.kubernetes;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

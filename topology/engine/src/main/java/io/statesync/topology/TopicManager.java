@@ -97,6 +97,14 @@ public final class TopicManager {
         }
     }
 
+    /**
+     * Every topic as {@link #ensureTopics} creates it (partitions, replication factor, configs), for whoever
+     * declares the topics elsewhere, such as the Kubernetes manifests' KafkaTopic resources.
+     */
+    public List<NewTopic> newTopics() {
+        return topics.all().stream().map(this::newTopic).toList();
+    }
+
     private NewTopic newTopic(String name) {
         String policy = topics.compacted().contains(name) ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
         Optional<Short> rf = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);

@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
 public final class StatesyncApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatesyncApp.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a stop waits for the streams to close and leave the group; an orchestrator's grace period exceeds it. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final AppConfig config;
     private final PrometheusMeterRegistry registry = new AppMeterRegistry();

@@ -40,13 +40,29 @@ public final class ValidationRules extends CompiledRules<ValidationRule> {
      * evaluated (a missing field, a type error, the cost limit) fails with the error, as in Kubernetes.
      */
     public List<String> validate(Object spec, Object oldSpec, boolean update) {
+        List<String> out = new ArrayList<>();
+        for (Failure f : failures(spec, oldSpec, update)) {
+            out.add(prefix(f.rule()) + f.message());
+        }
+        return out;
+    }
+
+    /** A rule a value breaks, and the message of its failure. */
+    public record Failure(ValidationRule rule, String message) {
+    }
+
+    /**
+     * The rules {@code self} breaks, in rule order, each with its message (the rule's, or {@code failed rule: ...},
+     * or why it could not be evaluated); transition rules only when {@code update}.
+     */
+    public List<Failure> failures(Object self, Object oldSelf, boolean update) {
         if (isEmpty()) {
             return List.of();
         }
         Map<String, Object> activation = new HashMap<>();
-        activation.put(SELF, CelPrograms.value(spec));
-        activation.put(OLD_SELF, CelPrograms.value(update ? oldSpec : null));
-        List<String> failures = new ArrayList<>();
+        activation.put(SELF, CelPrograms.value(self));
+        activation.put(OLD_SELF, CelPrograms.value(update ? oldSelf : null));
+        List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < programs().size(); i++) {
             CelPrograms.Program p = programs().get(i);
             ValidationRule rule = rules().get(i);
@@ -55,10 +71,10 @@ public final class ValidationRules extends CompiledRules<ValidationRule> {
             }
             try {
                 if (!CelPrograms.evaluate(p, activation)) {
-                    failures.add(prefix(rule) + (rule.message().isEmpty() ? "failed rule: " + rule.rule() : rule.message()));
+                    failures.add(new Failure(rule, rule.message().isEmpty() ? "failed rule: " + rule.rule() : rule.message()));
                 }
             } catch (CelPrograms.EvaluationException e) {
-                failures.add(prefix(rule) + "rule " + rule.rule() + " could not be evaluated: " + e.getMessage());
+                failures.add(new Failure(rule, "rule " + rule.rule() + " could not be evaluated: " + e.getMessage()));
             }
         }
         return failures;

@@ -4,19 +4,67 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.statesync.reconciler.schema.InvalidSchemaException;
+import io.statesync.reconciler.schema.StructuralSchema;
+
 /**
  * What a CustomResourceDefinition says of its kind, as admission reads it: the served versions, the storage version and
- * each version's {@code openAPIV3Schema}. {@link #none()} is a kind no definition defines, whose writes any JSON
- * object passes.
- *
- * @param spec the definition's spec as a JSON tree (maps, lists, strings, numbers, booleans), empty for none
+ * each version's {@code openAPIV3Schema}, the storage version's compiled once. {@link #none()} is a kind no definition
+ * defines, whose writes any JSON object passes.
  */
-public record KindDefinition(Map<String, Object> spec) {
+public final class KindDefinition {
 
     private static final KindDefinition NONE = new KindDefinition(Map.of());
 
-    public KindDefinition {
-        spec = Map.copyOf(spec);
+    private final Map<String, Object> spec;
+    private final StructuralSchema schema;
+    private final String schemaProblem;
+
+    /** @param spec the definition's spec as a JSON tree (maps, lists, strings, numbers, booleans), empty for none */
+    public KindDefinition(Map<String, Object> spec) {
+        this.spec = Map.copyOf(spec);
+        StructuralSchema compiled = null;
+        String problem = null;
+        String storage = storageVersion();
+        Map<String, Object> raw = storage == null ? null : schema(storage);
+        if (raw != null) {
+            try {
+                compiled = StructuralSchema.compile(raw, "spec.versions[" + storage + "].schema.openAPIV3Schema",
+                    StructuralSchema.Limits.DEFAULTS);
+            } catch (InvalidSchemaException e) {
+                problem = e.getMessage();
+            }
+        }
+        this.schema = compiled;
+        this.schemaProblem = problem;
+    }
+
+    /** The definition's spec. */
+    public Map<String, Object> spec() {
+        return spec;
+    }
+
+    /**
+     * The storage version's schema, by which every write of the kind is checked, defaulted and pruned; null when the
+     * version has none, or one that does not compile ({@link #schemaProblem()}), whose writes are then not checked.
+     */
+    public StructuralSchema schema() {
+        return schema;
+    }
+
+    /** Why the storage version's schema does not compile, or null. */
+    public String schemaProblem() {
+        return schemaProblem;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KindDefinition d && d.spec.equals(spec);
+    }
+
+    @Override
+    public int hashCode() {
+        return spec.hashCode();
     }
 
     public static KindDefinition none() {

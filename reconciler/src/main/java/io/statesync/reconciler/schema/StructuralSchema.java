@@ -70,7 +70,7 @@ public final class StructuralSchema {
             }
         }
         SchemaWalker walker = new SchemaWalker();
-        walker.prune(root, body, true);
+        walker.prune(root, body, "", null);
         Object defaulted = walker.applyDefaults(root, body);
         List<FieldError> errors = new ArrayList<>();
         walker.validate(root, defaulted, old == null ? null : withoutServerFields(old), "", errors, true);
@@ -84,6 +84,17 @@ public final class StructuralSchema {
             m.forEach((k, v) -> out.put((String) k, v));
         }
         return new Admission(out, List.copyOf(errors));
+    }
+
+    /**
+     * The paths of the fields of {@code object} the schema does not know, which {@link #admit} prunes: what
+     * Kubernetes' {@code fieldValidation=Strict} refuses and {@code Warn} warns of.
+     */
+    public List<String> unknownFields(Map<String, Object> object) {
+        Map<String, Object> body = withoutServerFields(copyTree(object));
+        List<String> removed = new ArrayList<>();
+        new SchemaWalker().prune(root, body, "", removed);
+        return removed;
     }
 
     /** The type of each list the schema declares ({@code x-kubernetes-list-type}); others are atomic. */

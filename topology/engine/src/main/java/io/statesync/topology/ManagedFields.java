@@ -56,9 +56,11 @@ public final class ManagedFields {
 
     /**
      * How the lists of a kind's objects merge: finalizers are a set and owner references a map list by uid, as in
-     * Kubernetes' ObjectMeta; a spec list is a map list by the kind's {@code listMergeKeys} and otherwise atomic.
+     * Kubernetes' ObjectMeta; a spec list is as the schema of the kind's CustomResourceDefinition declares it
+     * ({@code x-kubernetes-list-type}), or else a map list by the kind's {@code listMergeKeys}, and otherwise atomic.
      */
     public static ListShapes shapes(ReconcilePolicy policy) {
+        ListShapes declared = policy.definition().schema() == null ? null : policy.definition().schema().listShapes();
         Map<List<String>, String> byPath = new LinkedHashMap<>();
         policy.listMergeKeys().forEach((path, key) -> {
             List<String> full = new ArrayList<>();
@@ -72,6 +74,9 @@ public final class ManagedFields {
             }
             if (names.equals(OWNER_REFERENCES)) {
                 return new ListShape(ListType.MAP, List.of("uid"));
+            }
+            if (declared != null) {
+                return declared.at(names);
             }
             String key = byPath.get(names);
             if (key == null) {

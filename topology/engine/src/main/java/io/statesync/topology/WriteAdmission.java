@@ -75,6 +75,8 @@ public final class WriteAdmission {
     public static final String FIELD_MANAGER_CONFLICT = "FieldManagerConflict";
     /** metadata.ownerReferences break Kubernetes' rules (a required field, more than one controller). */
     public static final String INVALID_OWNER_REFERENCES = "InvalidOwnerReferences";
+    /** The write breaks the schema of the kind's CustomResourceDefinition; the event's causes name each field. */
+    public static final String SCHEMA_VIOLATION = "SchemaViolation";
 
     /** The apiVersion a reference gets when it names none: the only one statesync serves. */
     private static final String OWNER_API_VERSION = "statesync.io/v1";
@@ -170,6 +172,11 @@ public final class WriteAdmission {
                 return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
             }
         }
+        Schemas.Outcome schema = Schemas.admit(policy.definition(), effective, current);
+        if (schema.refused() != null) {
+            return schema.refused();
+        }
+        effective = schema.effective();
         List<String> badRefs = OwnerCollector.validate(OwnerReferences.toReconciler(effective.getOwnerReferences()));
         if (!badRefs.isEmpty()) {
             return new Refused(EventType.Invalid, INVALID_OWNER_REFERENCES, String.join("; ", badRefs));

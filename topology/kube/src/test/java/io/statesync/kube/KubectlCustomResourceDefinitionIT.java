@@ -59,6 +59,11 @@ class KubectlCustomResourceDefinitionIT {
                         maxLength: 10
                         nullable: true
                         default: blue
+                      replicas:
+                        type: integer
+                    x-kubernetes-validations:
+                    - rule: "!has(self.replicas) || self.size != 'large' || self.replicas <= 3"
+                      message: a large widget has at most 3 replicas
             additionalPrinterColumns:
             - name: Size
               type: string
@@ -213,6 +218,44 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(d.path("spec").path("template").path("spec").path("containers")).extracting(c -> c.path("name").asText())
             .containsExactly("web", "sidecar");
         assertThat(all.out()).contains("shop");
+    }
+
+    @Test
+    void shouldApplyTheSchemasDefaultsAndPruneAnUnknownFieldThatValidationLetsThrough() throws Exception {
+        ok(widget("schema", "plain", "  size: small\n  extra: dropped"), "apply", "--validate=false", "-f", "-");
+        JsonNode w = JSON.readTree(ok(null, "get", "widget", "plain", "-n", "schema", "-o", "json").out());
+
+        assertThat(w.path("spec").path("color").asText()).isEqualTo("blue");
+        assertThat(w.path("spec").has("extra")).isFalse();
+    }
+
+    @Test
+    void shouldRefuseAnInvalidWidgetNamingEachField() throws Exception {
+        Kubectl.Result r = kubectl.run(widget("schema", "bad", "  size: huge\n  color: far-too-long-a-color"), "apply", "-f", "-");
+        Kubectl.Result rule = kubectl.run(widget("schema", "big", "  size: large\n  replicas: 5"), "apply", "-f", "-");
+        Kubectl.Result missing = kubectl.run(widget("schema", "none", "  color: red"), "apply", "-f", "-");
+        Kubectl.Result strict = kubectl.run(widget("schema", "strict", "  size: small\n  extra: 1"), "apply", "-f", "-");
+        Kubectl.Result absent = kubectl.run(null, "get", "widget", "bad", "-n", "schema");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.all()).contains("The Widget \"bad\" is invalid")
+            .contains("spec.size: Unsupported value: \"huge\": supported values: \"small\", \"large\"")
+            .contains("spec.color: Too long: may not be longer than 10");
+        assertThat(rule.all()).contains("a large widget has at most 3 replicas");
+        assertThat(missing.all()).contains("spec.size: Required value");
+        assertThat(strict.all()).contains("strict decoding error: unknown field \"spec.extra\"");
+        assertThat(absent.all()).contains("NotFound");
+    }
+
+    @Test
+    void shouldRefuseADefinitionWhoseSchemaIsNotStructural() throws Exception {
+        String bad = CLUSTERS.replace("regions", "rivers").replace("region", "river").replace("Region", "River")
+            .replace("openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+                "openAPIV3Schema: {type: object, properties: {spec: {properties: {a: {type: string}}}}}");
+        Kubectl.Result r = kubectl.run(bad, "create", "-f", "-");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.all()).contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value");
     }
 
     @Test

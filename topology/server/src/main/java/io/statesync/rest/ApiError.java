@@ -90,15 +90,15 @@ public final class ApiError extends RuntimeException {
         return new ApiError(409, "Conflict", message, currentResourceVersion, null);
     }
 
-    /**
-     * A server-side apply refused because other managers own fields it would change: Kubernetes' 409 Conflict with one
-     * FieldManagerConflict cause per field.
-     */
     /** 422 Invalid with one cause per field, as Kubernetes answers a write its validation refuses. */
     public static ApiError invalid(String message, List<Cause> causes) {
         return new ApiError(422, "Invalid", message, null, null, null, causes);
     }
 
+    /**
+     * A server-side apply refused because other managers own fields it would change: Kubernetes' 409 Conflict with one
+     * FieldManagerConflict cause per field.
+     */
     public static ApiError applyConflict(String message, List<Cause> causes) {
         return new ApiError(409, "Conflict", message, null, null, null, causes);
     }

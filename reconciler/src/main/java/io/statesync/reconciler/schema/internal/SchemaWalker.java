@@ -21,8 +21,11 @@ public final class SchemaWalker {
 
     private static final Set<String> EMBEDDED_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
-    /** Removes the fields the schema does not know, unless a node preserves unknown fields. */
-    public void prune(SchemaNode node, Object value, boolean root) {
+    /**
+     * Removes the fields the schema does not know, unless a node preserves unknown fields; each removed field's path is
+     * added to {@code removed} when it is not null.
+     */
+    public void prune(SchemaNode node, Object value, String path, List<String> removed) {
         if (node == null || value == null) {
             return;
         }
@@ -32,14 +35,20 @@ public final class SchemaWalker {
                 String key = (String) e.getKey();
                 SchemaNode child = node.property(key);
                 if (child != null) {
-                    prune(child, e.getValue(), false);
+                    prune(child, e.getValue(), node.properties().containsKey(key) ? child(path, key) : path + "[" + key + "]",
+                        removed);
                 } else if (!node.preserveUnknownFields() && !node.additionalPropertiesAllowed()
                     && !(node.embeddedResource() && EMBEDDED_FIELDS.contains(key))) {
                     it.remove();
+                    if (removed != null) {
+                        removed.add(child(path, key));
+                    }
                 }
             }
         } else if (value instanceof List<?> l && node.items() != null) {
-            l.forEach(item -> prune(node.items(), item, false));
+            for (int i = 0; i < l.size(); i++) {
+                prune(node.items(), l.get(i), path + "[" + i + "]", removed);
+            }
         }
     }
 

@@ -231,10 +231,13 @@ final class ReconcileEngine implements CollectedTask {
             // a record that does not decode, it reaches no DLQ, and its writer (a producer writing straight to the
             // topic) has no other way to learn why nothing changed.
             boolean validation = WriteAdmission.VALIDATION_FAILED.equals(refused.reason())
+                || WriteAdmission.SCHEMA_VIOLATION.equals(refused.reason())
                 || WriteAdmission.POLICY_UNAVAILABLE.equals(refused.reason());
             if (w.awaited() || validation) {
-                out.answer(w.key(), events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
-                    refused.message(), now), w.answerId(), now);
+                ReconcileEvent answer = events.invalid(w.key(), w.resourceKey(), w.requestId(), refused.reason(),
+                    refused.message(), now);
+                answer.setCauses(refused.causes());
+                out.answer(w.key(), answer, w.answerId(), now);
             }
         }
     }

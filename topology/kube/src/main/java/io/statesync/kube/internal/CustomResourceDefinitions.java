@@ -8,7 +8,10 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.reconciler.schema.InvalidSchemaException;
+import io.statesync.reconciler.schema.StructuralSchema;
 import io.statesync.rest.ApiError;
+import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
 
 /**
@@ -91,10 +94,25 @@ final class CustomResourceDefinitions {
             if (v.path("storage").asBoolean(false)) {
                 storage++;
             }
+            schema(causes, v.path("schema").path("openAPIV3Schema"), "spec.versions[" + i + "].schema.openAPIV3Schema");
         }
         if (storage != 1) {
             causes.add(new ApiError.Cause("FieldValueInvalid", "Invalid value: " + versionList(versions)
                 + ": must have exactly one version marked as storage version", "spec.versions"));
+        }
+    }
+
+    /** A version's schema must compile as a structural schema within the bounds every write of the kind is held to. */
+    @SuppressWarnings("unchecked")
+    private static void schema(List<ApiError.Cause> causes, JsonNode schema, String at) {
+        if (!schema.isObject()) {
+            return;
+        }
+        try {
+            StructuralSchema.compile((java.util.Map<String, Object>) Values.toJava(Values.fromJson(schema)), at,
+                StructuralSchema.Limits.DEFAULTS);
+        } catch (InvalidSchemaException e) {
+            e.errors().forEach(f -> causes.add(new ApiError.Cause(f.reason(), f.message(), f.field())));
         }
     }
 

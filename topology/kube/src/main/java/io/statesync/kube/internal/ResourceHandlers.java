@@ -123,6 +123,7 @@ public final class ResourceHandlers {
         RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
         if (patch instanceof ObjectNode merge) {
+            FieldValidation.check(ctx, served, merge);
             toServerForm(merge, served);
         }
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
@@ -144,6 +145,7 @@ public final class ResourceHandlers {
     private void apply(Context ctx, KindCatalog.Served served, ResourceKey key) throws InterruptedException {
         JsonNode config = RestContext.applyDocument(ctx.bodyAsBytes());
         if (config instanceof ObjectNode o) {
+            FieldValidation.check(ctx, served, o);
             toServerForm(o, served);
         }
         String expected = null;
@@ -220,11 +222,16 @@ public final class ResourceHandlers {
             case "AlreadyExists" -> new ApiError(409, "AlreadyExists", what + " already exists");
             case "Conflict" -> !e.causes().isEmpty() ? e : ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
                 + " please apply your changes to the latest version and try again (" + e.getMessage() + ")", e.resourceVersion());
-            case "ValidationFailed", "Invalid" -> (e.causes().isEmpty()
-                ? new ApiError(422, "Invalid", what + " is invalid: " + e.getMessage()) : e)
-                .about(new ApiError.Subject(kind.group(), kind.kindName(), name));
+            case "ValidationFailed", "Invalid" -> invalidAs(e, kind, name);
             default -> e;
         };
+    }
+
+    /** Kubernetes' Invalid: {@code Kind.group "name" is invalid: ...}, its causes kept, the object in its details. */
+    private static ApiError invalidAs(ApiError e, KindCatalog.Kind kind, String name) {
+        String what = (kind.group().isEmpty() ? kind.kindName() : kind.kindName() + "." + kind.group()) + " \"" + name + "\"";
+        String message = e.getMessage().startsWith(what) ? e.getMessage() : what + " is invalid: " + e.getMessage();
+        return ApiError.invalid(message, e.causes()).about(new ApiError.Subject(kind.group(), kind.kindName(), name));
     }
 
     static ApiError notFound(KindCatalog.Kind kind, String name) {
@@ -243,11 +250,15 @@ public final class ResourceHandlers {
         }
     }
 
-    /** A write's object of the served kind, in the server's form ({@link #toServerForm}). */
+    /**
+     * A write's object of the served kind, in the server's form ({@link #toServerForm}), its unknown fields checked as
+     * {@code fieldValidation} asks.
+     */
     private static ObjectNode body(Context ctx, KindCatalog.Served served) {
         if (!(parse(ctx) instanceof ObjectNode body)) {
             throw ApiError.badRequest("the body must be a JSON object");
         }
+        FieldValidation.check(ctx, served, body);
         return toServerForm(body, served);
     }
 

@@ -35,11 +35,7 @@ public final class Refusals {
      */
     static ApiError error(EventType type, String reason, String message, String currentVersion, List<EventCause> causes) {
         if (WriteAdmission.FIELD_MANAGER_CONFLICT.equals(reason)) {
-            List<ApiError.Cause> out = new ArrayList<>();
-            for (EventCause c : causes) {
-                out.add(new ApiError.Cause(c.getReason(), c.getMessage(), c.getField()));
-            }
-            return ApiError.applyConflict(message, out);
+            return ApiError.applyConflict(message, causes(causes));
         }
         if (type == EventType.Conflict) {
             return WriteAdmission.ALREADY_EXISTS.equals(reason) ? ApiError.alreadyExists(message)
@@ -48,11 +44,20 @@ public final class Refusals {
         return switch (reason) {
             case WriteAdmission.NOT_FOUND -> ApiError.notFound(message);
             case WriteAdmission.VALIDATION_FAILED -> ApiError.validationFailed(message);
+            case WriteAdmission.SCHEMA_VIOLATION -> ApiError.invalid(message, causes(causes));
             case WriteAdmission.OUTPUT_TOO_LARGE -> new ApiError(413, WriteAdmission.OUTPUT_TOO_LARGE, message);
             case WriteAdmission.PATCH_TOO_LARGE -> new ApiError(422, WriteAdmission.PATCH_TOO_LARGE, message);
             case WriteAdmission.INVALID_OWNER_REFERENCES, WriteAdmission.PATCH_NOT_APPLICABLE -> ApiError.unprocessable(message);
             case WriteAdmission.POLICY_UNAVAILABLE -> ApiError.unavailable(message, 1);
             default -> ApiError.badRequest(message);
         };
+    }
+
+    private static List<ApiError.Cause> causes(List<EventCause> causes) {
+        List<ApiError.Cause> out = new ArrayList<>();
+        for (EventCause c : causes) {
+            out.add(new ApiError.Cause(c.getReason(), c.getMessage(), c.getField()));
+        }
+        return out;
     }
 }

@@ -19,8 +19,9 @@ export class ApiError extends Error {
   }
 }
 
+// A cluster-scoped object has no namespace; the REST paths write its empty namespace as '-'.
 export const resourcePath = (kind, ns, name) =>
-  `/api/v1/resources/${encodeURIComponent(kind)}/${encodeURIComponent(ns)}/${encodeURIComponent(name)}`;
+  `/api/v1/resources/${encodeURIComponent(kind)}/${encodeURIComponent(ns || '-')}/${encodeURIComponent(name)}`;
 
 export function authHeaders(extra = {}) {
   return session.token ? { ...extra, Authorization: 'Bearer ' + session.token } : { ...extra };

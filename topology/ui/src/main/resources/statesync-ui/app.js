@@ -27,7 +27,9 @@ async function render() {
   }
   fill(main);
   try {
-    if (view === 'resources' && parts.length === 4) leave = await resource(main, parts[1], parts[2], parts[3]);
+    if (view === 'resources' && parts.length === 4) {
+      leave = await resource(main, parts[1], parts[2] === '-' ? '' : parts[2], parts[3]);
+    }
     else if (view === 'resources') leave = resources(main, query);
     else if (view === 'kinds') leave = await kinds(main);
     else leave = overview(main);

@@ -83,4 +83,5 @@ export function navigate(path, query) {
   location.hash = path + (qs ? '?' + qs : '');
 }
 
-export const detailLink = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace, r.name].map(encodeURIComponent).join('/'), 'data-focus': r.key }, r.name);
+// A cluster-scoped object's empty namespace is '-' in the page's links, as in the REST paths.
+export const detailLink = (r) => h('a', { href: '#/resources/' + [r.kind, r.namespace || '-', r.name].map(encodeURIComponent).join('/'), 'data-focus': r.key }, r.name);

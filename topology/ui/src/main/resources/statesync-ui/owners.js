@@ -8,7 +8,7 @@ const healthOf = (x) => typeof x === 'string' ? x : (x || {}).status;
 const keyOf = (r) => `${r.kind}/${r.namespace}/${r.name}`;
 
 export function resourceLink(kind, ns, name) {
-  return h('a', { href: '#/resources/' + [kind, ns, name].map(encodeURIComponent).join('/'), 'data-key': `${kind}/${ns}/${name}` },
+  return h('a', { href: '#/resources/' + [kind, ns || '-', name].map(encodeURIComponent).join('/'), 'data-key': `${kind}/${ns}/${name}` },
     `${kind} ${ns}/${name}`);
 }
 

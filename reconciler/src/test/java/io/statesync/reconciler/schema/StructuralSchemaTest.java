@@ -160,6 +160,21 @@ class StructuralSchemaTest {
         assertThat(System.nanoTime() - start).as("bounded, not exponential").isLessThan(5_000_000_000L);
     }
 
+    @Test
+    void shouldStopRunningRulesPastTheBudgetOfOneWrite() throws Exception {
+        StructuralSchema s = StructuralSchema.compile(Map.of("type", "object", "properties", Map.of("spec",
+            Map.of("type", "object", "properties", Map.of("items", Map.of("type", "array", "items", Map.of("type", "integer",
+                "x-kubernetes-validations", List.of(Map.of("rule", "self >= 0"))))))))), "s", StructuralSchema.Limits.DEFAULTS);
+        List<Object> many = new ArrayList<>();
+        for (long i = 0; i < 5_000; i++) {
+            many.add(i);
+        }
+        StructuralSchema.Admission a = s.admit(object(Map.of("items", many)), null);
+
+        assertThat(a.errors()).extracting(FieldError::message).containsExactly(
+            "Invalid value: \"object\": validation failed due to running out of cost budget, no further validation rules will be run");
+    }
+
     @Property(tries = 200)
     void admittingAnAdmittedObjectChangesNothing(@ForAll @IntRange(min = 0, max = 9) int replicas,
                                                 @ForAll @StringLength(max = 12) String color) throws Exception {

@@ -406,6 +406,26 @@ class UiBrowserIT {
         browser.screenshotAt("deleting", "resource-foreground-deletion");
     }
 
+    @Test
+    @Order(17)
+    void shouldListAndOpenAKindOfAnotherGroupAndAClusterScopedObject() throws Exception {
+        String ns = namespace();
+        String region = ns + "-region";
+        instance.put(path("Widget.example.com", ns, "w1"), Map.of("size", "small"), Map.of());
+        instance.put(path("Region.example.com", "-", region), Map.of("zones", 3), Map.of());
+        show("#/resources?namespace=" + ns);
+        await().atMost(SETTLE).until(() -> browser.rows().containsKey("Widget.example.com/" + ns + "/w1"));
+        show("#/resources?kind=Region.example.com");
+        await().atMost(SETTLE).until(() -> browser.rows().containsKey("Region.example.com//" + region));
+        browser.driver.executeScript("[...document.querySelectorAll('#resources a')].find(a => a.dataset.focus === arguments[0]).click()",
+            "Region.example.com//" + region);
+
+        await().atMost(SETTLE).until(() -> browser.text("#spec-editor"), t -> t.contains("zones"));
+        assertThat((String) browser.driver.executeScript("return location.hash"))
+            .isEqualTo("#/resources/Region.example.com/-/" + region);
+        browser.screenshot("resource-cluster-scoped");
+    }
+
     /** An owner WebApp "shop" with a Deployment and a Service it controls, shown on the owner's page. */
     private static List<String> ownerWithTwoDependents(String ns) {
         String uid = owner(ns, "shop");

@@ -20,6 +20,13 @@ import io.statesync.reconciler.schema.FieldError;
 public final class SchemaWalker {
 
     private static final Set<String> EMBEDDED_FIELDS = Set.of("apiVersion", "kind", "metadata");
+    /**
+     * Rule evaluations one write may spend, each bounded by CEL's own cost limit: a rule on the items of a long list
+     * runs once per item, so without a budget per write one definition could make every write of its kind expensive.
+     */
+    public static final int MAX_RULE_EVALUATIONS = 1_000;
+
+    private int evaluations;
 
     /**
      * Removes the fields the schema does not know, unless a node preserves unknown fields; each removed field's path is
@@ -203,9 +210,15 @@ public final class SchemaWalker {
     }
 
     /** The node's CEL rules, {@code self} the value and {@code oldSelf} the stored one on an update. */
-    private static void rules(SchemaNode node, Object value, Object old, String path, List<FieldError> errors) {
+    private void rules(SchemaNode node, Object value, Object old, String path, List<FieldError> errors) {
         ValidationRules rules = node.rules();
-        if (rules == null || rules.isEmpty()) {
+        if (rules == null || rules.isEmpty() || evaluations > MAX_RULE_EVALUATIONS) {
+            return;
+        }
+        evaluations += rules.rules().size();
+        if (evaluations > MAX_RULE_EVALUATIONS) {
+            errors.add(FieldError.invalid(path.isEmpty() ? "<root>" : path, "object", "validation failed due to running"
+                + " out of cost budget, no further validation rules will be run"));
             return;
         }
         for (ValidationRules.Failure f : rules.failures(value, old, old != null)) {

@@ -91,6 +91,7 @@ public final class KindCatalog {
         "customresourcedefinition", List.of("crd", "crds"), List.of("api-extensions"), false, null, null);
 
     private final RestContext context;
+    private volatile Decoded decoded;
 
     public KindCatalog(RestContext context) {
         this.context = context;
@@ -192,18 +193,40 @@ public final class KindCatalog {
         }
     }
 
-    /** The kinds the stored definitions define, by kind; the first stored definition of a kind wins. */
+    /**
+     * The kinds the stored definitions define, by kind; the first stored definition of a kind wins. The definitions'
+     * specs are decoded again only when one of them changed (their keys and versions, read without decoding, differ
+     * from the last request's), since every request of the Kubernetes API asks for the served kinds.
+     */
     private Map<String, Kind> defined(Map<String, KindPolicy> policies) {
-        Map<String, Kind> out = new TreeMap<>();
-        for (StoredResource r : context.view().withKeyPrefix(CRD_KIND + "/", MAX_DEFINITIONS)) {
-            if (Values.toJson(r.resource().getSpec()) instanceof ObjectNode spec) {
-                Kind k = ofDefinition(spec, policies);
-                if (k != null) {
-                    out.putIfAbsent(k.kind(), k);
+        List<StoredResource> stored = context.view().withKeyPrefix(CRD_KIND + "/", MAX_DEFINITIONS);
+        List<String> versions = new ArrayList<>(stored.size());
+        stored.forEach(r -> versions.add(r.key() + "@" + r.resourceVersion()));
+        Decoded last = decoded;
+        List<ObjectNode> specs;
+        if (last != null && last.versions().equals(versions)) {
+            specs = last.specs();
+        } else {
+            specs = new ArrayList<>(stored.size());
+            for (StoredResource r : stored) {
+                if (Values.toJson(r.resource().getSpec()) instanceof ObjectNode spec) {
+                    specs.add(spec);
                 }
+            }
+            decoded = new Decoded(versions, specs);
+        }
+        Map<String, Kind> out = new TreeMap<>();
+        for (ObjectNode spec : specs) {
+            Kind k = ofDefinition(spec, policies);
+            if (k != null) {
+                out.putIfAbsent(k.kind(), k);
             }
         }
         return out;
+    }
+
+    /** The definitions' specs as last decoded, with the keys and versions they were decoded at. */
+    private record Decoded(List<String> versions, List<ObjectNode> specs) {
     }
 
     /** The kind a definition's spec defines, or null when the spec does not name one (admission refuses such). */

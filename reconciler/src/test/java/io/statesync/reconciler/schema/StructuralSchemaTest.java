@@ -164,7 +164,7 @@ class StructuralSchemaTest {
     void shouldStopRunningRulesPastTheBudgetOfOneWrite() throws Exception {
         StructuralSchema s = StructuralSchema.compile(Map.of("type", "object", "properties", Map.of("spec",
             Map.of("type", "object", "properties", Map.of("items", Map.of("type", "array", "items", Map.of("type", "integer",
-                "x-kubernetes-validations", List.of(Map.of("rule", "self >= 0"))))))))), "s", StructuralSchema.Limits.DEFAULTS);
+                "x-kubernetes-validations", List.of(Map.of("rule", "self >= 0")))))))), "s", StructuralSchema.Limits.DEFAULTS);
         List<Object> many = new ArrayList<>();
         for (long i = 0; i < 5_000; i++) {
             many.add(i);

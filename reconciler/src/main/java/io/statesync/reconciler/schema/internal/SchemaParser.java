@@ -49,23 +49,10 @@ public final class SchemaParser {
             }
             return null;
         }
-        if (s.containsKey("$ref")) {
-            errors.add(FieldError.forbidden(at + ".$ref", "$ref is not allowed in a structural schema"));
-        }
-        if (Boolean.TRUE.equals(s.get("uniqueItems"))) {
-            errors.add(FieldError.forbidden(at + ".uniqueItems", "uniqueItems cannot be set to true since the runtime"
-                + " complexity becomes quadratic"));
-        }
         String type = text(s.get("type"));
         boolean preserve = Boolean.TRUE.equals(s.get("x-kubernetes-preserve-unknown-fields"));
         boolean intOrString = Boolean.TRUE.equals(s.get("x-kubernetes-int-or-string"));
-        if (type != null && !TYPES.contains(type)) {
-            errors.add(new FieldError(at + ".type", "FieldValueNotSupported", "Unsupported value: \"" + type
-                + "\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\""));
-        }
-        if (type == null && !preserve && !intOrString && depth > 1) {
-            errors.add(FieldError.required(at + ".type"));
-        }
+        checkStructural(s, at, type, type == null && !preserve && !intOrString && depth > 1);
         Map<String, SchemaNode> properties = properties(s, at, depth);
         SchemaNode additional = null;
         boolean additionalAllowed = false;
@@ -95,6 +82,24 @@ public final class SchemaParser {
             whole(s.get("minProperties")), whole(s.get("maxProperties")), text(s.get("format")), s.get("default"), preserve,
             intOrString, Boolean.TRUE.equals(s.get("x-kubernetes-embedded-resource")), listType, mapKeys, rules.compiled,
             rules.reasons, rules.fieldPaths);
+    }
+
+    /** What makes a node not structural: {@code $ref}, {@code uniqueItems}, an unknown type, or none where one is due. */
+    private void checkStructural(Map<String, Object> s, String at, String type, boolean typeMissing) {
+        if (s.containsKey("$ref")) {
+            errors.add(FieldError.forbidden(at + ".$ref", "$ref is not allowed in a structural schema"));
+        }
+        if (Boolean.TRUE.equals(s.get("uniqueItems"))) {
+            errors.add(FieldError.forbidden(at + ".uniqueItems", "uniqueItems cannot be set to true since the runtime"
+                + " complexity becomes quadratic"));
+        }
+        if (type != null && !TYPES.contains(type)) {
+            errors.add(new FieldError(at + ".type", "FieldValueNotSupported", "Unsupported value: \"" + type
+                + "\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\""));
+        }
+        if (typeMissing) {
+            errors.add(FieldError.required(at + ".type"));
+        }
     }
 
     private Map<String, SchemaNode> properties(Map<String, Object> s, String at, int depth) {

@@ -14,14 +14,17 @@ import io.statesync.reconciler.schema.StructuralSchema;
  */
 public final class KindDefinition {
 
-    private static final KindDefinition NONE = new KindDefinition(Map.of());
+    private static final KindDefinition NONE = new KindDefinition(Map.of(), StructuralSchema.Limits.DEFAULTS);
 
     private final Map<String, Object> spec;
     private final StructuralSchema schema;
     private final String schemaProblem;
 
-    /** @param spec the definition's spec as a JSON tree (maps, lists, strings, numbers, booleans), empty for none */
-    public KindDefinition(Map<String, Object> spec) {
+    /**
+     * @param spec   the definition's spec as a JSON tree (maps, lists, strings, numbers, booleans), empty for none
+     * @param limits the bounds of its schema and of the check of one write
+     */
+    public KindDefinition(Map<String, Object> spec, StructuralSchema.Limits limits) {
         this.spec = Map.copyOf(spec);
         StructuralSchema compiled = null;
         String problem = null;
@@ -30,7 +33,7 @@ public final class KindDefinition {
         if (raw != null) {
             try {
                 compiled = StructuralSchema.compile(raw, "spec.versions[" + storage + "].schema.openAPIV3Schema",
-                    StructuralSchema.Limits.DEFAULTS);
+                    limits);
             } catch (InvalidSchemaException e) {
                 problem = e.getMessage();
             }

@@ -23,15 +23,21 @@ import io.statesync.reconciler.schema.internal.SchemaWalker;
  */
 public final class StructuralSchema {
 
-    /** Bounds of a schema, so that a definition cannot make every write of its kind expensive. */
-    public record Limits(int maxDepth, int maxNodes) {
-        public static final Limits DEFAULTS = new Limits(64, 10_000);
+    /**
+     * Bounds of a schema and of one write's check, so that a definition cannot make every write of its kind expensive:
+     * the schema's levels and nodes, the rule evaluations of one write (a rule on list items runs once per item), and
+     * the character reads a {@code pattern} may spend on one value.
+     */
+    public record Limits(int maxDepth, int maxNodes, int maxRuleEvaluations, long maxPatternSteps) {
+        public static final Limits DEFAULTS = new Limits(64, 10_000, 1_000, 2_000_000);
     }
 
     private final SchemaNode root;
+    private final Limits limits;
 
-    private StructuralSchema(SchemaNode root) {
+    private StructuralSchema(SchemaNode root, Limits limits) {
         this.root = root;
+        this.limits = limits;
     }
 
     /**
@@ -46,7 +52,7 @@ public final class StructuralSchema {
         if (!errors.isEmpty()) {
             throw new InvalidSchemaException(errors);
         }
-        return new StructuralSchema(root);
+        return new StructuralSchema(root, limits);
     }
 
     /** The admitted object and the errors that refuse it (none when it is valid). */
@@ -69,7 +75,7 @@ public final class StructuralSchema {
                 body.put(e.getKey(), e.getValue());
             }
         }
-        SchemaWalker walker = new SchemaWalker();
+        SchemaWalker walker = new SchemaWalker(limits.maxRuleEvaluations(), limits.maxPatternSteps());
         walker.prune(root, body, "", null);
         Object defaulted = walker.applyDefaults(root, body);
         List<FieldError> errors = new ArrayList<>();
@@ -93,7 +99,7 @@ public final class StructuralSchema {
     public List<String> unknownFields(Map<String, Object> object) {
         Map<String, Object> body = withoutServerFields(copyTree(object));
         List<String> removed = new ArrayList<>();
-        new SchemaWalker().prune(root, body, "", removed);
+        new SchemaWalker(limits.maxRuleEvaluations(), limits.maxPatternSteps()).prune(root, body, "", removed);
         return removed;
     }
 

@@ -144,7 +144,7 @@ class StructuralSchemaTest {
         }
         Map<String, Object> schema = deep;
 
-        assertThatThrownBy(() -> StructuralSchema.compile(schema, "s", new StructuralSchema.Limits(5, 100)))
+        assertThatThrownBy(() -> StructuralSchema.compile(schema, "s", new StructuralSchema.Limits(5, 100, 1_000, 1_000_000)))
             .isInstanceOf(InvalidSchemaException.class).hasMessageContaining("at most 100 nodes and 5 levels");
     }
 

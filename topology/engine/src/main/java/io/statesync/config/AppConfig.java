@@ -52,6 +52,10 @@ public final class AppConfig extends AbstractConfig {
     public static final String ADMISSION_COMMIT_INTERVAL_MS = "admission.commit.interval.ms";
     public static final String ADMISSION_COMMIT_MAX_RATE = "admission.commit.max.rate";
     public static final String SPEC_MAX_BYTES = "spec.max.bytes";
+    public static final String DEFINITIONS_SCHEMA_MAX_DEPTH = "definitions.schema.max.depth";
+    public static final String DEFINITIONS_SCHEMA_MAX_NODES = "definitions.schema.max.nodes";
+    public static final String DEFINITIONS_MAX_RULE_EVALUATIONS = "definitions.max.rule.evaluations";
+    public static final String DEFINITIONS_MAX_PATTERN_STEPS = "definitions.max.pattern.steps";
     public static final String SPEC_MAX_DEPTH = "spec.max.depth";
     public static final String PATCH_MAX_OPERATIONS = "patch.max.operations";
 
@@ -290,7 +294,31 @@ public final class AppConfig extends AbstractConfig {
                     + "(docs/configuration.md, Write latency).");
     }
 
+    private static void defineDefinitions(ConfigDef def) {
+        def.define(DEFINITIONS_SCHEMA_MAX_DEPTH, Type.INT, 64, Range.between(2, 1_000), Importance.LOW,
+                "Deepest nesting of a CustomResourceDefinition version's openAPIV3Schema; a deeper one refuses the "
+                    + "definition with 422 Invalid. Its bytes are held to spec.max.bytes like any object's.")
+            .define(DEFINITIONS_SCHEMA_MAX_NODES, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
+                "Most schema nodes in a CustomResourceDefinition version's openAPIV3Schema; more refuse the definition "
+                    + "with 422 Invalid.")
+            .define(DEFINITIONS_MAX_RULE_EVALUATIONS, Type.INT, 1_000, Range.between(1, 1_000_000), Importance.LOW,
+                "Most x-kubernetes-validations rule evaluations one write of a defined kind may spend (a rule on list "
+                    + "items runs once per item); past them the write is refused with 422 Invalid, as Kubernetes refuses "
+                    + "a write that runs out of its cost budget.")
+            .define(DEFINITIONS_MAX_PATTERN_STEPS, Type.LONG, 2_000_000L, Range.between(1_000, 1_000_000_000L),
+                Importance.LOW, "Most character reads a schema pattern may spend on one value; past them the value "
+                    + "fails the pattern. Java's regular expressions backtrack, where Kubernetes' run in linear time.");
+    }
+
+    /** The bounds of definitions' schemas and of the check of one write, from the definitions.* keys. */
+    public io.statesync.reconciler.schema.StructuralSchema.Limits definitionLimits() {
+        return new io.statesync.reconciler.schema.StructuralSchema.Limits(getInt(DEFINITIONS_SCHEMA_MAX_DEPTH),
+            getInt(DEFINITIONS_SCHEMA_MAX_NODES), getInt(DEFINITIONS_MAX_RULE_EVALUATIONS),
+            getLong(DEFINITIONS_MAX_PATTERN_STEPS));
+    }
+
     private static void defineReconcile(ConfigDef def) {
+        defineDefinitions(def);
         def.define(SPEC_MAX_BYTES, Type.INT, 1_048_576, Range.between(1_024, 16 * 1_048_576), Importance.MEDIUM,
                 "Largest accepted serialized desired or observed record; larger ones go to the DLQ.")
             .define(SPEC_MAX_DEPTH, Type.INT, 64, Range.between(2, 10_000), Importance.LOW,

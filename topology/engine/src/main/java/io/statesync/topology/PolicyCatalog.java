@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.statesync.avro.KindPolicy;
 import io.statesync.reconciler.KindDefinition;
+import io.statesync.reconciler.schema.StructuralSchema;
 import io.statesync.schemas.Values;
 import io.statesync.reconciler.HealthRule;
 import io.statesync.reconciler.HealthStatus;
@@ -69,13 +70,21 @@ public final class PolicyCatalog {
     private final String topic;
     private static final com.fasterxml.jackson.databind.ObjectMapper DEFINITION_READER =
         new com.fasterxml.jackson.databind.ObjectMapper();
+    private final StructuralSchema.Limits limits;
     private final Map<String, Cached> cache = new HashMap<>();
     private final Map<String, Failed> failed = new HashMap<>();
 
     public PolicyCatalog(ReadOnlyKeyValueStore<String, byte[]> store, Deserializer<KindPolicy> deserializer, String topic) {
+        this(store, deserializer, topic, StructuralSchema.Limits.DEFAULTS);
+    }
+
+    /** @param limits the bounds of definitions' schemas and of the check of one write ({@code definitions.*} keys) */
+    public PolicyCatalog(ReadOnlyKeyValueStore<String, byte[]> store, Deserializer<KindPolicy> deserializer, String topic,
+                         StructuralSchema.Limits limits) {
         this.store = store;
         this.deserializer = deserializer;
         this.topic = topic;
+        this.limits = limits;
     }
 
     /**
@@ -136,18 +145,18 @@ public final class PolicyCatalog {
         if (bytes.definition() == null) {
             return policy;
         }
-        return policy.toBuilder().definition(definition(deserializer.deserialize(topic, bytes.definition()))).build();
+        return policy.toBuilder().definition(definition(deserializer.deserialize(topic, bytes.definition()), limits)).build();
     }
 
     /** The definition a definition record carries; none for a record without one. */
     @SuppressWarnings("unchecked")
-    static KindDefinition definition(KindPolicy record) {
+    static KindDefinition definition(KindPolicy record, StructuralSchema.Limits limits) {
         if (record.getDefinition() == null) {
             return KindDefinition.none();
         }
         try {
             Object tree = Values.toJava(Values.fromJson(DEFINITION_READER.readTree(record.getDefinition())));
-            return tree instanceof Map<?, ?> spec ? new KindDefinition((Map<String, Object>) spec) : KindDefinition.none();
+            return tree instanceof Map<?, ?> spec ? new KindDefinition((Map<String, Object>) spec, limits) : KindDefinition.none();
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("the definition of " + record.getKind() + " is not JSON: " + e.getMessage(), e);
         }

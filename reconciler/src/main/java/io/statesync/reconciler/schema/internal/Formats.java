@@ -40,7 +40,7 @@ final class Formats {
     private Formats() {
     }
 
-    static void validateString(SchemaNode node, String s, String path, List<FieldError> errors) {
+    static void validateString(SchemaNode node, String s, String path, List<FieldError> errors, long maxPatternSteps) {
         long length = s.codePointCount(0, s.length());
         if (node.minLength() != null && length < node.minLength()) {
             errors.add(FieldError.invalid(path, s, path + " in body should be at least " + node.minLength() + " chars long"));
@@ -48,7 +48,7 @@ final class Formats {
         if (node.maxLength() != null && length > node.maxLength()) {
             errors.add(new FieldError(path, "FieldValueTooLong", "Too long: may not be longer than " + node.maxLength()));
         }
-        if (node.pattern() != null && (s.length() > MAX_PATTERN_INPUT || !matches(node.pattern(), s))) {
+        if (node.pattern() != null && (s.length() > MAX_PATTERN_INPUT || !matches(node.pattern(), s, maxPatternSteps))) {
             errors.add(FieldError.invalid(path, s, path + " in body should match '" + node.patternText() + "'"));
         }
         Predicate<String> check = node.format() == null ? null : CHECKS.get(node.format());
@@ -58,20 +58,17 @@ final class Formats {
     }
 
     /**
-     * Whether the pattern is found in {@code s}, within {@link #MAX_PATTERN_STEPS} character reads: Java's regular
+     * Whether the pattern is found in {@code s}, within {@code maxSteps} character reads: Java's regular
      * expressions backtrack, where Kubernetes' run in linear time, so a pattern such as {@code (a+)+$} could hold the
      * task that admits the write; past the budget the value fails the pattern.
      */
-    static boolean matches(Pattern pattern, String s) {
+    static boolean matches(Pattern pattern, String s, long maxSteps) {
         try {
-            return pattern.matcher(new Budgeted(s, MAX_PATTERN_STEPS)).find();
+            return pattern.matcher(new Budgeted(s, maxSteps)).find();
         } catch (Budgeted.Exhausted e) {
             return false;
         }
     }
-
-    /** Character reads a pattern may spend on one value. */
-    static final long MAX_PATTERN_STEPS = 2_000_000;
 
     /** A string that counts the reads of its characters and stops the match past its budget. */
     private static final class Budgeted implements CharSequence {

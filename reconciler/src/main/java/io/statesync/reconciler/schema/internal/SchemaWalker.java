@@ -21,12 +21,17 @@ public final class SchemaWalker {
 
     private static final Set<String> EMBEDDED_FIELDS = Set.of("apiVersion", "kind", "metadata");
     /**
-     * Rule evaluations one write may spend, each bounded by CEL's own cost limit: a rule on the items of a long list
+     * Rule evaluations this write may spend, each bounded by CEL's own cost limit: a rule on the items of a long list
      * runs once per item, so without a budget per write one definition could make every write of its kind expensive.
      */
-    public static final int MAX_RULE_EVALUATIONS = 1_000;
-
+    private final int maxRuleEvaluations;
+    private final long maxPatternSteps;
     private int evaluations;
+
+    public SchemaWalker(int maxRuleEvaluations, long maxPatternSteps) {
+        this.maxRuleEvaluations = maxRuleEvaluations;
+        this.maxPatternSteps = maxPatternSteps;
+    }
 
     /**
      * Removes the fields the schema does not know, unless a node preserves unknown fields; each removed field's path is
@@ -114,7 +119,7 @@ public final class SchemaWalker {
                 + ": supported values: " + supported(node.enumValues())));
         }
         if (value instanceof String s) {
-            Formats.validateString(node, s, path, errors);
+            Formats.validateString(node, s, path, errors, maxPatternSteps);
         } else if (value instanceof Number n) {
             validateNumber(node, n, path, errors);
         } else if (value instanceof List<?> l) {
@@ -212,11 +217,11 @@ public final class SchemaWalker {
     /** The node's CEL rules, {@code self} the value and {@code oldSelf} the stored one on an update. */
     private void rules(SchemaNode node, Object value, Object old, String path, List<FieldError> errors) {
         ValidationRules rules = node.rules();
-        if (rules == null || rules.isEmpty() || evaluations > MAX_RULE_EVALUATIONS) {
+        if (rules == null || rules.isEmpty() || evaluations > maxRuleEvaluations) {
             return;
         }
         evaluations += rules.rules().size();
-        if (evaluations > MAX_RULE_EVALUATIONS) {
+        if (evaluations > maxRuleEvaluations) {
             errors.add(FieldError.invalid(path.isEmpty() ? "<root>" : path, "object", "validation failed due to running"
                 + " out of cost budget, no further validation rules will be run"));
             return;

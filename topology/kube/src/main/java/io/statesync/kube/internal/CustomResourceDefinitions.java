@@ -34,7 +34,7 @@ final class CustomResourceDefinitions {
      * Refuses {@code object} (the definition in the server's form) named {@code name}, checked against the kinds
      * {@code served} already, its own earlier version left out.
      */
-    static void validate(ObjectNode object, String name, List<KindCatalog.Kind> served) {
+    static void validate(ObjectNode object, String name, List<KindCatalog.Kind> served, StructuralSchema.Limits limits) {
         List<ApiError.Cause> causes = new ArrayList<>();
         JsonNode spec = object.path("spec");
         String group = spec.path("group").asText("");
@@ -63,7 +63,7 @@ final class CustomResourceDefinitions {
                 : new ApiError.Cause("FieldValueNotSupported", "Unsupported value: \"" + scope
                 + "\": supported values: \"Cluster\", \"Namespaced\"", "spec.scope"));
         }
-        versions(causes, spec.path("versions"));
+        versions(causes, spec.path("versions"), limits);
         if (causes.isEmpty()) {
             clashes(causes, group, names, name, served);
         }
@@ -73,7 +73,7 @@ final class CustomResourceDefinitions {
         }
     }
 
-    private static void versions(List<ApiError.Cause> causes, JsonNode versions) {
+    private static void versions(List<ApiError.Cause> causes, JsonNode versions, StructuralSchema.Limits limits) {
         if (!versions.isArray() || versions.isEmpty()) {
             causes.add(new ApiError.Cause("FieldValueInvalid", "Invalid value: \"null\": must have exactly one version"
                 + " marked as storage version", "spec.versions"));
@@ -94,7 +94,7 @@ final class CustomResourceDefinitions {
             if (v.path("storage").asBoolean(false)) {
                 storage++;
             }
-            schema(causes, v.path("schema").path("openAPIV3Schema"), "spec.versions[" + i + "].schema.openAPIV3Schema");
+            schema(causes, v.path("schema").path("openAPIV3Schema"), "spec.versions[" + i + "].schema.openAPIV3Schema", limits);
         }
         if (storage != 1) {
             causes.add(new ApiError.Cause("FieldValueInvalid", "Invalid value: " + versionList(versions)
@@ -104,13 +104,12 @@ final class CustomResourceDefinitions {
 
     /** A version's schema must compile as a structural schema within the bounds every write of the kind is held to. */
     @SuppressWarnings("unchecked")
-    private static void schema(List<ApiError.Cause> causes, JsonNode schema, String at) {
+    private static void schema(List<ApiError.Cause> causes, JsonNode schema, String at, StructuralSchema.Limits limits) {
         if (!schema.isObject()) {
             return;
         }
         try {
-            StructuralSchema.compile((java.util.Map<String, Object>) Values.toJava(Values.fromJson(schema)), at,
-                StructuralSchema.Limits.DEFAULTS);
+            StructuralSchema.compile((java.util.Map<String, Object>) Values.toJava(Values.fromJson(schema)), at, limits);
         } catch (InvalidSchemaException e) {
             e.errors().forEach(f -> causes.add(new ApiError.Cause(f.reason(), f.message(), f.field())));
         }

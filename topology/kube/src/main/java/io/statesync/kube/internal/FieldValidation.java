@@ -24,7 +24,7 @@ final class FieldValidation {
 
     /** Checks {@code body} (an object, a merge patch or an applied configuration) in the server's form. */
     @SuppressWarnings("unchecked")
-    static void check(Context ctx, KindCatalog.Served served, JsonNode body) {
+    static void check(Context ctx, KindCatalog.Served served, JsonNode body, StructuralSchema.Limits limits) {
         String mode = mode(ctx.queryParam("fieldValidation"));
         JsonNode version = served.kind().definitionVersion(served.version());
         JsonNode schema = version == null ? null : version.path("schema").path("openAPIV3Schema");
@@ -34,7 +34,7 @@ final class FieldValidation {
         List<String> unknown;
         try {
             unknown = StructuralSchema.compile((Map<String, Object>) Values.toJava(Values.fromJson(schema)), "",
-                StructuralSchema.Limits.DEFAULTS).unknownFields((Map<String, Object>) Values.toJava(Values.fromJson(body)));
+                limits).unknownFields((Map<String, Object>) Values.toJava(Values.fromJson(body)));
         } catch (InvalidSchemaException | IllegalArgumentException e) {
             return;
         }

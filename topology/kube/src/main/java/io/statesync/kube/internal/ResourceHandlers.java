@@ -123,7 +123,7 @@ public final class ResourceHandlers {
         RestContext.force(ctx, false);
         JsonNode patch = parse(ctx);
         if (patch instanceof ObjectNode merge) {
-            FieldValidation.check(ctx, served, merge);
+            FieldValidation.check(ctx, served, merge, limits());
             toServerForm(merge, served);
         }
         if (patch instanceof ObjectNode merge && merge.path("metadata") instanceof ObjectNode meta
@@ -145,7 +145,7 @@ public final class ResourceHandlers {
     private void apply(Context ctx, KindCatalog.Served served, ResourceKey key) throws InterruptedException {
         JsonNode config = RestContext.applyDocument(ctx.bodyAsBytes());
         if (config instanceof ObjectNode o) {
-            FieldValidation.check(ctx, served, o);
+            FieldValidation.check(ctx, served, o, limits());
             toServerForm(o, served);
         }
         String expected = null;
@@ -210,8 +210,13 @@ public final class ResourceHandlers {
     private void validateDefinition(ResourceKey key, DesiredState desired) throws InterruptedException {
         WriteResult preview = context.store().dryRunWrite(key, desired);
         if (preview.object() instanceof ObjectNode object) {
-            CustomResourceDefinitions.validate(object, key.name(), kinds.all());
+            CustomResourceDefinitions.validate(object, key.name(), kinds.all(), context.config().definitionLimits());
         }
+    }
+
+    /** The bounds of definitions' schemas, from the instance's configuration. */
+    private io.statesync.reconciler.schema.StructuralSchema.Limits limits() {
+        return context.config().definitionLimits();
     }
 
     /** The messages kubectl users know for the reasons Kubernetes has. */
@@ -254,11 +259,11 @@ public final class ResourceHandlers {
      * A write's object of the served kind, in the server's form ({@link #toServerForm}), its unknown fields checked as
      * {@code fieldValidation} asks.
      */
-    private static ObjectNode body(Context ctx, KindCatalog.Served served) {
+    private ObjectNode body(Context ctx, KindCatalog.Served served) {
         if (!(parse(ctx) instanceof ObjectNode body)) {
             throw ApiError.badRequest("the body must be a JSON object");
         }
-        FieldValidation.check(ctx, served, body);
+        FieldValidation.check(ctx, served, body, limits());
         return toServerForm(body, served);
     }
 

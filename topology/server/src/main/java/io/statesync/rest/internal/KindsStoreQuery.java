@@ -22,8 +22,11 @@ public final class KindsStoreQuery {
     private final Supplier<KafkaStreams> streams;
     private final TopologySerdes serdes;
     private final TopicNames topics;
+    private final io.statesync.reconciler.schema.StructuralSchema.Limits limits;
 
-    public KindsStoreQuery(Supplier<KafkaStreams> streams, TopologySerdes serdes, TopicNames topics) {
+    public KindsStoreQuery(Supplier<KafkaStreams> streams, TopologySerdes serdes, TopicNames topics,
+                           io.statesync.reconciler.schema.StructuralSchema.Limits limits) {
+        this.limits = limits;
         this.streams = streams;
         this.serdes = serdes;
         this.topics = topics;
@@ -51,7 +54,7 @@ public final class KindsStoreQuery {
     /** A dry run refuses as the write would: 503 while the kind's stored policy does not decode. */
     public ReconcilePolicy policyFor(String kind) {
         try {
-            return new PolicyCatalog(store(), serdes.kindPolicy().deserializer(), topics.kinds()).forAdmission(kind);
+            return new PolicyCatalog(store(), serdes.kindPolicy().deserializer(), topics.kinds(), limits).forAdmission(kind);
         } catch (PolicyCatalog.PolicyUnavailableException e) {
             throw ApiError.unavailable(e.getMessage(), 1);
         }

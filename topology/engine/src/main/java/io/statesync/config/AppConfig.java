@@ -310,13 +310,6 @@ public final class AppConfig extends AbstractConfig {
                     + "fails the pattern. Java's regular expressions backtrack, where Kubernetes' run in linear time.");
     }
 
-    /** The bounds of definitions' schemas and of the check of one write, from the definitions.* keys. */
-    public io.statesync.reconciler.schema.StructuralSchema.Limits definitionLimits() {
-        return new io.statesync.reconciler.schema.StructuralSchema.Limits(getInt(DEFINITIONS_SCHEMA_MAX_DEPTH),
-            getInt(DEFINITIONS_SCHEMA_MAX_NODES), getInt(DEFINITIONS_MAX_RULE_EVALUATIONS),
-            getLong(DEFINITIONS_MAX_PATTERN_STEPS));
-    }
-
     private static void defineReconcile(ConfigDef def) {
         defineDefinitions(def);
         def.define(SPEC_MAX_BYTES, Type.INT, 1_048_576, Range.between(1_024, 16 * 1_048_576), Importance.MEDIUM,

@@ -78,6 +78,14 @@ public final class PolicyCatalog {
         this(store, deserializer, topic, StructuralSchema.Limits.DEFAULTS);
     }
 
+    /** The bounds of definitions' schemas and of the check of one write, from the {@code definitions.*} keys. */
+    public static StructuralSchema.Limits definitionLimits(io.statesync.config.AppConfig config) {
+        return new StructuralSchema.Limits(config.getInt(io.statesync.config.AppConfig.DEFINITIONS_SCHEMA_MAX_DEPTH),
+            config.getInt(io.statesync.config.AppConfig.DEFINITIONS_SCHEMA_MAX_NODES),
+            config.getInt(io.statesync.config.AppConfig.DEFINITIONS_MAX_RULE_EVALUATIONS),
+            config.getLong(io.statesync.config.AppConfig.DEFINITIONS_MAX_PATTERN_STEPS));
+    }
+
     /** @param limits the bounds of definitions' schemas and of the check of one write ({@code definitions.*} keys) */
     public PolicyCatalog(ReadOnlyKeyValueStore<String, byte[]> store, Deserializer<KindPolicy> deserializer, String topic,
                          StructuralSchema.Limits limits) {

@@ -125,7 +125,7 @@ public final class RestServer {
         String host = config.getString(ServerConfig.HTTP_HOST);
         authorizer.requireLoopbackWithoutAuth(host);
         serdes = new TopologySerdes(config);
-        kinds = new KindsStoreQuery(() -> streams, serdes, topics, config.definitionLimits());
+        kinds = new KindsStoreQuery(() -> streams, serdes, topics, io.statesync.topology.PolicyCatalog.definitionLimits(config));
         admission = new AdmissionClient(config, topics, serdes);
         resourcesTopic = new ResourcesTopicQueries(config, topics.resources());
         view = new ResourceView(config, topics, serdes, resourcesTopic::facts);

@@ -78,7 +78,7 @@ final class TaskReconciler {
     /** The task's reconciler from the stores and sinks of {@code pc}; {@link TaskReconcilers} calls it once per task. */
     static TaskReconciler create(TopologyContext ctx, ProcessorContext<Object, Object> pc) {
         PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(TopologyNames.KINDS_STORE),
-            ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds(), ctx.config().definitionLimits());
+            ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds(), PolicyCatalog.definitionLimits(ctx.config()));
         return new TaskReconciler(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
             GarbageCollection.dependentsIndex(pc, ctx.metrics().collector()), new ForwardingOutput(pc),
             pc.taskId().toString());

@@ -210,13 +210,13 @@ public final class ResourceHandlers {
     private void validateDefinition(ResourceKey key, DesiredState desired) throws InterruptedException {
         WriteResult preview = context.store().dryRunWrite(key, desired);
         if (preview.object() instanceof ObjectNode object) {
-            CustomResourceDefinitions.validate(object, key.name(), kinds.all(), context.config().definitionLimits());
+            CustomResourceDefinitions.validate(object, key.name(), kinds.all(), io.statesync.topology.PolicyCatalog.definitionLimits(context.config()));
         }
     }
 
     /** The bounds of definitions' schemas, from the instance's configuration. */
     private io.statesync.reconciler.schema.StructuralSchema.Limits limits() {
-        return context.config().definitionLimits();
+        return io.statesync.topology.PolicyCatalog.definitionLimits(context.config());
     }
 
     /** The messages kubectl users know for the reasons Kubernetes has. */

@@ -51,7 +51,7 @@ final class BadRecords {
      */
     private static final int TRAILING_ZERO_BYTES = 8;
     private static final List<String> INVALID_KEYS = List.of("", "no-slashes", "webApp/default/x", "WebApp/UPPER/x",
-        "WebApp/default/", "WebApp//x", "WebApp/default/x/extra", "WebApp/default/" + "a".repeat(300), "WebApp/de fault/x");
+        "WebApp/default/", "WebApp.statesync.io/default/x", "WebApp/default/x/extra", "WebApp/default/" + "a".repeat(300), "WebApp/de fault/x");
 
     private final TopicNames topics;
     private final TopologySerdes serdes;

@@ -134,20 +134,6 @@ public final class StructuralSchema {
 
     @SuppressWarnings("unchecked")
     static Map<String, Object> copyTree(Map<String, Object> m) {
-        return (Map<String, Object>) copy(m);
-    }
-
-    private static Object copy(Object o) {
-        if (o instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            m.forEach((k, v) -> out.put((String) k, copy(v)));
-            return out;
-        }
-        if (o instanceof List<?> l) {
-            List<Object> out = new ArrayList<>(l.size());
-            l.forEach(v -> out.add(copy(v)));
-            return out;
-        }
-        return o;
+        return (Map<String, Object>) SchemaWalker.copy(m);
     }
 }

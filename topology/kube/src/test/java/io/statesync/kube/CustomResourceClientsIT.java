@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,7 +15,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedClusterExtension.class)
 class CustomResourceClientsIT {
 
-    private static final String PYTHON = "/usr/bin/python3";
     private static KubeTestApp app;
     private static KubernetesClient client;
 
@@ -51,28 +48,10 @@ class CustomResourceClientsIT {
         }
     }
 
-    private static void requirePython(String module) throws Exception {
-        Process probe = new ProcessBuilder(PYTHON, "-c", "import " + module).start();
-        Assumptions.assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
-            PYTHON + " lacks the " + module + " module");
-    }
-
-    private static JsonNode python(String script, String... args) throws Exception {
-        Path path = Path.of(CustomResourceClientsIT.class.getResource("/python/" + script).toURI());
-        List<String> command = new java.util.ArrayList<>(List.of(PYTHON, path.toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).start();
-        boolean done = p.waitFor(120, TimeUnit.SECONDS);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(done && p.exitValue() == 0).as(out + err).isTrue();
-        return KubeTestApp.JSON.readTree(out);
-    }
-
     @Test
     void shouldLetThePythonDynamicClientDefineAKindDiscoverItAndUseEveryVersion() throws Exception {
-        requirePython("kubernetes");
-        JsonNode seen = python("kube_custom_resources.py", app.base(), KubeTestApp.WRITER, "py-crd");
+        PythonClientIT.requireModule("kubernetes");
+        JsonNode seen = PythonClientIT.run("kube_custom_resources.py", app.base(), KubeTestApp.WRITER, "py-crd");
 
         assertThat(seen.path("established").toString()).contains("Established").contains("NamesAccepted");
         assertThat(seen.path("preferred").asText()).isEqualTo("v1");
@@ -110,10 +89,10 @@ class CustomResourceClientsIT {
 
     @Test
     void shouldServeAnOpenApiV2DocumentThatIsValidSwagger() throws Exception {
-        requirePython("jsonschema");
+        PythonClientIT.requireModule("jsonschema");
         app.putKind("PlainKind", Map.of());
         Path schema = Path.of(CustomResourceClientsIT.class.getResource("/openapi/swagger-2.0.schema.json").toURI());
-        JsonNode seen = python("openapi_v2_valid.py", schema.toString(), app.base(), KubeTestApp.WRITER);
+        JsonNode seen = PythonClientIT.run("openapi_v2_valid.py", schema.toString(), app.base(), KubeTestApp.WRITER);
 
         assertThat(seen.path("errors")).as(seen.toString()).isEmpty();
         assertThat(seen.path("definitions").toString()).contains("com.example.v1.Widget").contains("io.statesync.v1.PlainKind");

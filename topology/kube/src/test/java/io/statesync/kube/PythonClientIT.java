@@ -20,12 +20,18 @@ class PythonClientIT {
     private static final String PYTHON = "/usr/bin/python3";
 
     private static void requireClient() throws Exception {
-        Process probe = new ProcessBuilder(PYTHON, "-c", "import kubernetes").start();
-        Assumptions.assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
-            PYTHON + " lacks the kubernetes module (Debian's python3-kubernetes)");
+        requireModule("kubernetes");
     }
 
-    private static JsonNode run(String script, String... args) throws Exception {
+    /** Skips the test where Debian's python3-{@code module} is not installed. */
+    static void requireModule(String module) throws Exception {
+        Process probe = new ProcessBuilder(PYTHON, "-c", "import " + module).start();
+        Assumptions.assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
+            PYTHON + " lacks the " + module + " module (Debian's python3-" + module + ")");
+    }
+
+    /** Runs a script of the test resources' {@code python} directory and reads the JSON it prints; fails on a non-zero exit. */
+    static JsonNode run(String script, String... args) throws Exception {
         Path path = Path.of(PythonClientIT.class.getResource("/python/" + script).toURI());
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(PYTHON, path.toString()));
         command.addAll(java.util.List.of(args));

@@ -322,7 +322,8 @@ public final class SchemaWalker {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    private static Object copy(Object o) {
+    /** A deep copy of a tree in mutable collections, its scalars as they are. */
+    public static Object copy(Object o) {
         if (o instanceof Map<?, ?> m) {
             Map<String, Object> out = new LinkedHashMap<>();
             m.forEach((k, v) -> out.put((String) k, copy(v)));

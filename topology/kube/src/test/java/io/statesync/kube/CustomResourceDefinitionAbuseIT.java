@@ -13,7 +13,10 @@ import io.statesync.embedded.junit.EmbeddedClusterExtension;
 import io.statesync.rest.PartitionProbes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -22,14 +25,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * clear 4xx, and every partition keeps admitting.
  */
 @ExtendWith(EmbeddedClusterExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CustomResourceDefinitionAbuseIT {
 
     private static final int PARTITIONS = 3;
+    /** Above what the other tests define, so that only the last test reaches it. */
+    private static final int MAX_DEFINITIONS = 60;
     private static KubeTestApp app;
 
     @BeforeAll
     static void start() throws Exception {
-        app = KubeTestApp.start(KubeTestApp.config("crd-abuse"));
+        Map<String, Object> config = KubeTestApp.config("crd-abuse");
+        config.put(KubeConfig.DEFINITIONS_MAX_COUNT, MAX_DEFINITIONS);
+        app = KubeTestApp.start(config);
     }
 
     @AfterAll
@@ -120,5 +128,29 @@ class CustomResourceDefinitionAbuseIT {
         assertThat(apis.body()).contains("abuse.example");
         assertThat(openapi.statusCode()).isEqualTo(200);
         assertThat(openapi.body()).contains("example.abuse.v1.Thing49");
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void shouldRefuseADefinitionPastTheCountTheApiServesAndKeepServingTheOthers() {
+        HttpResponse<String> refused = null;
+        int created = 0;
+        for (int i = 0; i <= MAX_DEFINITIONS && refused == null; i++) {
+            HttpResponse<String> r = define(definition("fillers" + i + "s", "Filler" + i, Map.of("type", "object")));
+            if (r.statusCode() == 201) {
+                created++;
+            } else {
+                refused = r;
+            }
+        }
+        HttpResponse<String> stored = app.send("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?limit=500", null, null);
+        HttpResponse<String> firstFiller = app.send("GET", "/apis/abuse.example/v1/namespaces/default/fillers0s", null, null);
+
+        assertThat(created).isPositive();
+        assertThat(refused).isNotNull();
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(refused.body()).contains("\"reason\":\"Forbidden\"").contains(KubeConfig.DEFINITIONS_MAX_COUNT);
+        assertThat(stored.body().split("\"kind\":\"CustomResourceDefinition\"", -1)).hasSize(MAX_DEFINITIONS + 1);
+        assertThat(firstFiller.statusCode()).isEqualTo(200);
     }
 }

@@ -164,7 +164,7 @@ class KubectlCustomResourceDefinitionIT {
     }
 
     @Test
-    void shouldEstablishADefinitionThatKubectlWaitsFor() throws Exception {
+    void shouldEstablishADefinitionThatKubectlWaitsForAndListsWithItsCreationTime() throws Exception {
         Kubectl.Result waited = ok(null, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s");
         JsonNode crd = JSON.readTree(ok(null, "get", "crd", "widgets.example.com", "-o", "json").out());
 
@@ -174,7 +174,10 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(crd.path("metadata").has("namespace")).isFalse();
         assertThat(crd.path("status").path("acceptedNames").path("kind").asText()).isEqualTo("Widget");
         assertThat(crd.path("status").path("storedVersions").get(0).asText()).isEqualTo("v1");
-        assertThat(ok(null, "get", "crd").out()).contains("widgets.example.com").contains("regions.example.com");
+        Kubectl.Result table = ok(null, "get", "crd");
+        assertThat(table.out().lines().findFirst().orElse("")).matches("NAME\\s+CREATED AT\\s*");
+        assertThat(table.out()).contains("widgets.example.com").contains("regions.example.com")
+            .containsPattern("widgets\\.example\\.com\\s+\\d{4}-\\d{2}-\\d{2}T");
     }
 
     @Test

@@ -35,8 +35,9 @@ public final class ConfigCommand implements Callable<Integer> {
             + "Kafka client settings pass through by prefix: `kafka.` for every client, then `streams.`, `producer.`, "
             + "`consumer.` and `admin.`; for example `kafka.security.protocol=SASL_SSL`. Registry client settings "
             + "(`schema.registry.*`, `basic.auth.*`, `bearer.auth.*`) reach the Avro serdes. Secrets are never logged.\n"
-            + "The engine's keys (`AppConfig`, topology/engine) and the server's (`ServerConfig`, topology/server) are one "
-            + "set: one file, one check at startup, each key defined in one of them.\n\n"
+            + "The engine's keys (`AppConfig`, topology/engine), the server's (`ServerConfig`, topology/server) and the "
+            + "Kubernetes API's (`KubeConfig`, topology/kube) are one set: one file, one check at startup, each key "
+            + "defined in one of them.\n\n"
             + AppConfig.docsMarkdown()
             + writeLatency();
     }

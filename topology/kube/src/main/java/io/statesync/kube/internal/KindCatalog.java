@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.avro.KindPolicy;
+import io.statesync.kube.KubeConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.schemas.Values;
@@ -34,8 +35,6 @@ public final class KindCatalog {
     /** The group and kind of the definitions, as keys write them. */
     public static final String CRD_GROUP = "apiextensions.k8s.io";
     public static final String CRD_KIND = ResourceKey.qualifiedKind("CustomResourceDefinition", CRD_GROUP);
-    /** How many definitions one request reads at most. */
-    static final int MAX_DEFINITIONS = 10_000;
 
     /**
      * One served kind. {@code kind} is the kind as keys write it (qualified by its group unless that is
@@ -199,7 +198,7 @@ public final class KindCatalog {
      * from the last request's), since every request of the Kubernetes API asks for the served kinds.
      */
     private Map<String, Kind> defined(Map<String, KindPolicy> policies) {
-        List<StoredResource> stored = context.view().withKeyPrefix(CRD_KIND + "/", MAX_DEFINITIONS);
+        List<StoredResource> stored = context.view().withKeyPrefix(CRD_KIND + "/", maxDefinitions());
         List<String> versions = new ArrayList<>(stored.size());
         stored.forEach(r -> versions.add(r.key() + "@" + r.resourceVersion()));
         Decoded last = decoded;
@@ -223,6 +222,17 @@ public final class KindCatalog {
             }
         }
         return out;
+    }
+
+    /** How many definitions are served at most, and read by one request. */
+    int maxDefinitions() {
+        return context.config().getInt(KubeConfig.DEFINITIONS_MAX_COUNT);
+    }
+
+    /** Whether as many definitions are stored as may be served. */
+    boolean definitionsFull() {
+        int max = maxDefinitions();
+        return context.view().withKeyPrefix(CRD_KIND + "/", max).size() >= max;
     }
 
     /** The definitions' specs as last decoded, with the keys and versions they were decoded at. */

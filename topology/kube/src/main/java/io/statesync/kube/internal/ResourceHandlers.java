@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.statesync.avro.DesiredState;
 import io.statesync.avro.PatchType;
+import io.statesync.kube.KubeConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.rest.store.WriteResult;
@@ -209,6 +210,11 @@ public final class ResourceHandlers {
      */
     private void validateDefinition(ResourceKey key, DesiredState desired) throws InterruptedException {
         WriteResult preview = context.store().dryRunWrite(key, desired);
+        if (preview.code() == 201 && kinds.definitionsFull()) {
+            throw ApiError.forbidden("customresourcedefinitions.apiextensions.k8s.io \"" + key.name()
+                + "\" is forbidden: at most " + kinds.maxDefinitions() + " CustomResourceDefinitions may be defined ("
+                + KubeConfig.DEFINITIONS_MAX_COUNT + ")");
+        }
         if (preview.object() instanceof ObjectNode object) {
             CustomResourceDefinitions.validate(object, key.name(), kinds.all(), io.statesync.topology.PolicyCatalog.definitionLimits(context.config()));
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.statesync.topology.ApiOnlyKinds;
 
 /**
  * Answers a read as the client asked: a {@code meta.k8s.io/v1 Table} when its Accept header asks for one (as kubectl
@@ -40,12 +41,16 @@ final class Tables {
      */
     static ObjectNode table(KindCatalog.Served served, List<ObjectNode> objects, String resourceVersion, String next,
                             String includeObject) {
-        List<PrinterColumns.Column> printed = PrinterColumns.of(served);
         ObjectNode t = ResourceHandlers.MAPPER.createObjectNode().put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
         ObjectNode meta = t.putObject("metadata").put("resourceVersion", resourceVersion);
         if (next != null) {
             meta.put("continue", next);
         }
+        String include = includeObject == null ? "Metadata" : includeObject;
+        if (ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(served.kind().kind())) {
+            return createdAtTable(t, objects, include);
+        }
+        List<PrinterColumns.Column> printed = PrinterColumns.of(served);
         ArrayNode columns = t.putArray("columnDefinitions");
         column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
         column(columns, "Sync", "string", "", 0, "Whether observed state matches desired state (status.syncStatus).");
@@ -59,7 +64,26 @@ final class Tables {
         column(columns, "Reason", "string", "", 1, "Why the last correction was sent (status.lastCorrection.reason).");
         ArrayNode rows = t.putArray("rows");
         for (ObjectNode o : objects) {
-            row(rows.addObject(), o, printed, includeObject == null ? "Metadata" : includeObject);
+            row(rows.addObject(), o, printed, include);
+        }
+        return t;
+    }
+
+    /**
+     * The apiserver's default Table, NAME and CREATED AT, for the definitions: kubectl prints them so for
+     * {@code get crd}, and statesync's sync columns say nothing about a kind that statesync itself acts on.
+     */
+    private static ObjectNode createdAtTable(ObjectNode t, List<ObjectNode> objects, String includeObject) {
+        ArrayNode columns = t.putArray("columnDefinitions");
+        column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
+        column(columns, "Created At", "date", "", 0, "CreationTimestamp is a timestamp representing the server time "
+            + "when this object was created.");
+        ArrayNode rows = t.putArray("rows");
+        for (ObjectNode o : objects) {
+            ObjectNode row = rows.addObject();
+            JsonNode meta = o.path("metadata");
+            row.putArray("cells").add(meta.path("name").asText()).add(meta.path("creationTimestamp").asText(""));
+            object(row, o, includeObject);
         }
         return t;
     }
@@ -83,6 +107,11 @@ final class Tables {
         cells.add(status.path("observedGeneration").asLong());
         cells.add(age(meta.path("creationTimestamp").asText(null)));
         cells.add(status.path("lastCorrection").path("reason").asText("<none>"));
+        object(row, o, includeObject);
+    }
+
+    private static void object(ObjectNode row, ObjectNode o, String includeObject) {
+        JsonNode meta = o.path("metadata");
         if (includeObject.equals("Object")) {
             row.set("object", o);
         } else if (!includeObject.equals("None")) {

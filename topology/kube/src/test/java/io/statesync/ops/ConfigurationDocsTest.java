@@ -11,15 +11,18 @@ import io.statesync.app.ConfigCommand;
 import io.statesync.config.AppConfig;
 import org.junit.jupiter.api.Test;
 
-/** docs/configuration.md is generated from the engine's and the server's ConfigDefs; this keeps the checked-in copy current. */
+/**
+ * docs/configuration.md is generated from every module's ConfigDef; this keeps the checked-in copy current. It runs
+ * here, where the engine's, the server's and the Kubernetes API's sections are all on the class path.
+ */
 class ConfigurationDocsTest {
 
     /** {@code -Dstatesync.docs.write=true} rewrites the file instead of comparing it. */
     private static final String WRITE_PROPERTY = "statesync.docs.write";
 
-    private static final String HOW_TO_REGENERATE = "docs/configuration.md must equal `statesync config docs` (generated from AppConfig and ServerConfig). Regenerate it with"
+    private static final String HOW_TO_REGENERATE = "docs/configuration.md must equal `statesync config docs` (generated from every module's ConfigDef). Regenerate it with"
         + " `./statesync config docs > docs/configuration.md` (from the repository root), or with"
-        + " `mvn -B -o -pl topology test -Dtest=ConfigurationDocsTest -D" + WRITE_PROPERTY + "=true`, and commit it.";
+        + " `mvn -B -o -pl topology/kube test -Dtest=ConfigurationDocsTest -D" + WRITE_PROPERTY + "=true`, and commit it.";
 
     @Test
     void shouldKeepCheckedInConfigurationReferenceEqualToGeneratedOne() throws IOException {

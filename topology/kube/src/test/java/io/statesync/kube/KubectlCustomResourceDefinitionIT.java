@@ -68,6 +68,9 @@ class KubectlCustomResourceDefinitionIT {
             - name: Size
               type: string
               jsonPath: .spec.size
+            selectableFields:
+            - jsonPath: .spec.size
+            - jsonPath: .spec.replicas
             subresources:
               status: {}
         """;
@@ -259,6 +262,35 @@ class KubectlCustomResourceDefinitionIT {
 
         assertThat(r.exit()).isNotZero();
         assertThat(r.all()).contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value");
+    }
+
+    @Test
+    void shouldSelectByTheDefinitionsSelectableFieldsAndRefuseOtherFieldLabels() throws Exception {
+        ok(widget("select", "small-one", "  size: small"), "apply", "-f", "-");
+        ok(widget("select", "large-one", "  size: large\n  replicas: 2"), "apply", "-f", "-");
+
+        Kubectl.Result small = ok(null, "get", "widgets", "-n", "select", "--field-selector", "spec.size=small", "-o", "name");
+        Kubectl.Result notTwo = ok(null, "get", "widgets", "-n", "select", "--field-selector", "spec.replicas!=2", "-o", "name");
+        Kubectl.Result unknown = kubectl.run(null, "get", "widgets", "-n", "select", "--field-selector", "spec.color=blue");
+
+        assertThat(small.out().strip()).isEqualTo("widget.example.com/small-one");
+        assertThat(notTwo.out().strip()).isEqualTo("widget.example.com/small-one");
+        assertThat(unknown.exit()).isNotZero();
+        assertThat(unknown.err()).contains("field label not supported: spec.color");
+    }
+
+    @Test
+    void shouldRefuseSelectableFieldsThatAreNotSimplePathsToScalarsOfTheSchema() throws Exception {
+        String bad = WIDGETS.replace("widgets.example.com", "gadgets.example.com").replace("plural: widgets", "plural: gadgets")
+            .replace("singular: widget", "singular: gadget").replace("kind: Widget", "kind: Gadget")
+            .replace("shortNames: [wdg]", "shortNames: [gdg]")
+            .replace("- jsonPath: .spec.replicas", "- jsonPath: .spec.missing\n    - jsonPath: .metadata.name\n    - jsonPath: .spec");
+        Kubectl.Result refused = kubectl.run(bad, "apply", "-f", "-");
+
+        assertThat(refused.exit()).isNotZero();
+        assertThat(refused.err()).contains("spec.versions[0].selectableFields[1].jsonPath")
+            .contains("must not point to metadata fields")
+            .contains("must point to a field of type string, boolean or integer");
     }
 
     @Test

@@ -39,7 +39,7 @@ public final class Collections {
     public void list(Context ctx) throws IOException, InterruptedException {
         KindCatalog.Served served = kinds.resolve(ctx);
         String namespace = KindCatalog.namespace(ctx, served, true);
-        Predicate<StoredResource> filter = Selectors.filter(served.kind().kind(), namespace, ctx.queryParam("labelSelector"),
+        Predicate<StoredResource> filter = Selectors.filter(served, namespace, ctx.queryParam("labelSelector"),
             ctx.queryParam("fieldSelector"));
         if (KubePaths.flag(ctx.queryParam("watch"))) {
             new KubeWatch(context).watch(ctx, served, filter);
@@ -117,7 +117,7 @@ public final class Collections {
         KindCatalog.Served served = kinds.resolve(ctx);
         KindCatalog.Kind kind = served.kind();
         String namespace = KindCatalog.namespace(ctx, served, false);
-        Predicate<StoredResource> filter = Selectors.filter(kind.kind(), namespace, ctx.queryParam("labelSelector"),
+        Predicate<StoredResource> filter = Selectors.filter(served, namespace, ctx.queryParam("labelSelector"),
             ctx.queryParam("fieldSelector"));
         DeleteOptions options = DeleteOptions.of(ctx, ResourceHandlers.body(ctx));
         ResourceView view = context.caughtUpView();

@@ -95,6 +95,7 @@ final class CustomResourceDefinitions {
                 storage++;
             }
             schema(causes, v.path("schema").path("openAPIV3Schema"), "spec.versions[" + i + "].schema.openAPIV3Schema", limits);
+            SelectableFields.validate(causes, v, "spec.versions[" + i + "]");
         }
         if (storage != 1) {
             causes.add(new ApiError.Cause("FieldValueInvalid", "Invalid value: " + versionList(versions)

@@ -14,7 +14,8 @@ import io.statesync.view.StoredResource;
  * The list and watch filter of the Kubernetes API: the kind, the namespace (null for all), {@code labelSelector} and
  * {@code fieldSelector}. Field selectors take {@code metadata.name}, {@code metadata.namespace} and
  * {@code status.syncStatus} with {@code =}, {@code ==} and {@code !=}, as Kubernetes does for custom resources plus
- * the sync status; every test but labels is on the stored key and summary, without decoding the object.
+ * the sync status, and a defined kind's {@code selectableFields}; every test but labels and selectable fields is on
+ * the stored key and summary, without decoding the object.
  */
 public final class Selectors {
 
@@ -26,6 +27,17 @@ public final class Selectors {
     }
 
     public static Predicate<StoredResource> filter(String kind, String namespace, String labelSelector, String fieldSelector) {
+        return filter(kind, namespace, labelSelector, fieldSelector, null);
+    }
+
+    /** The filter of a served kind, whose definition's {@code selectableFields} field selectors may name too. */
+    static Predicate<StoredResource> filter(KindCatalog.Served served, String namespace, String labelSelector,
+                                            String fieldSelector) {
+        return filter(served.kind().kind(), namespace, labelSelector, fieldSelector, served);
+    }
+
+    private static Predicate<StoredResource> filter(String kind, String namespace, String labelSelector,
+                                                    String fieldSelector, KindCatalog.Served served) {
         LabelSelector labels;
         try {
             labels = LabelSelector.parse(labelSelector);
@@ -33,9 +45,12 @@ public final class Selectors {
             throw ApiError.badRequest("unable to parse requirement: " + e.getMessage());
         }
         boolean anyLabels = !labels.requirements().isEmpty();
-        List<FieldRequirement> fields = fields(fieldSelector, java.util.Set.of("metadata.name", "metadata.namespace",
-            "status.syncStatus"));
-        Predicate<StoredResource> byFields = r -> fields.stream().allMatch(f -> f.equal() == f.value().equals(value(r, f.field())));
+        Map<String, List<String>> selectable = served == null ? Map.of() : SelectableFields.of(served);
+        java.util.Set<String> known = new java.util.HashSet<>(selectable.keySet());
+        known.addAll(java.util.Set.of("metadata.name", "metadata.namespace", "status.syncStatus"));
+        List<FieldRequirement> fields = fields(fieldSelector, known);
+        Predicate<StoredResource> byFields = r -> fields.stream().allMatch(f -> f.equal() == f.value().equals(
+            selectable.containsKey(f.field()) ? SelectableFields.value(r, served, selectable.get(f.field())) : value(r, f.field())));
         return r -> r.isKind(kind) && (namespace == null || r.isInNamespace(namespace))
             && (!anyLabels || labels.matches(r.hasLabels() ? r.resource().getMetadata().getLabels() : Map.of()))
             && byFields.test(r);

@@ -186,7 +186,7 @@ class KubectlCustomResourceDefinitionIT {
     @Test
     void shouldServeTheDefinedKindInItsGroupWithShortNamesAndPrinterColumns() throws Exception {
         Kubectl.Result applied = ok(widget("team-a", "w1", "  size: small"), "apply", "-f", "-");
-        JsonNode w = JSON.readTree(ok(null, "get", "wdg", "w1", "-n", "team-a", "-o", "json").out());
+        JsonNode w = JSON.readTree(ok(null, "get", "wdg", "w1", "-n", "team-a", "-o", "json", "--show-managed-fields").out());
         Kubectl.Result listed = ok(null, "get", "widgets.example.com", "-n", "team-a");
         Kubectl.Result resources = ok(null, "api-resources", "--api-group=example.com");
 
@@ -195,6 +195,7 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(w.path("kind").asText()).isEqualTo("Widget");
         assertThat(w.path("metadata").path("namespace").asText()).isEqualTo("team-a");
         assertThat(w.path("spec").path("size").asText()).isEqualTo("small");
+        assertThat(w.path("metadata").path("managedFields").get(0).path("apiVersion").asText()).isEqualTo("example.com/v1");
         assertThat(listed.out().lines().findFirst().orElse("")).contains("NAME").contains("SYNC").contains("SIZE");
         assertThat(listed.out()).contains("w1").contains("small");
         assertThat(resources.out()).contains("widgets").contains("wdg").contains("example.com/v1").contains("Widget")

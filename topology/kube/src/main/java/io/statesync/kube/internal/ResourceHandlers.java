@@ -181,6 +181,8 @@ public final class ResourceHandlers {
         if (desired.getFieldManager() == null) {
             desired.setFieldManager(RestContext.fieldManager(ctx));
         }
+        // The version the request was written in, which managed fields record beside their manager.
+        desired.setApiVersion(served.apiVersion());
         boolean dryRun = KubeRequests.dryRun(ctx);
         String requestId = context.requestId(ctx);
         WriteResult w;

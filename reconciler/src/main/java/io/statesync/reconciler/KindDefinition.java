@@ -9,7 +9,7 @@ import io.statesync.reconciler.schema.StructuralSchema;
 
 /**
  * What a CustomResourceDefinition says of its kind, as admission reads it: the served versions, the storage version and
- * each version's {@code openAPIV3Schema}, the storage version's compiled once. {@link #none()} is a kind no definition
+ * each version's {@code openAPIV3Schema}, each compiled once. {@link #none()} is a kind no definition
  * defines, whose writes any JSON object passes.
  */
 public final class KindDefinition {
@@ -18,6 +18,7 @@ public final class KindDefinition {
 
     private final Map<String, Object> spec;
     private final StructuralSchema schema;
+    private final Map<String, StructuralSchema> schemas;
     private final String schemaProblem;
 
     /**
@@ -26,19 +27,26 @@ public final class KindDefinition {
      */
     public KindDefinition(Map<String, Object> spec, StructuralSchema.Limits limits) {
         this.spec = Map.copyOf(spec);
-        StructuralSchema compiled = null;
+        Map<String, StructuralSchema> compiled = new java.util.HashMap<>();
         String problem = null;
         String storage = storageVersion();
-        Map<String, Object> raw = storage == null ? null : schema(storage);
-        if (raw != null) {
+        for (Map<String, Object> v : versions()) {
+            String name = String.valueOf(v.get("name"));
+            Map<String, Object> raw = schema(name);
+            if (raw == null) {
+                continue;
+            }
             try {
-                compiled = StructuralSchema.compile(raw, "spec.versions[" + storage + "].schema.openAPIV3Schema",
-                    limits);
+                compiled.put(name, StructuralSchema.compile(raw, "spec.versions[" + name + "].schema.openAPIV3Schema",
+                    limits));
             } catch (InvalidSchemaException e) {
-                problem = e.getMessage();
+                if (name.equals(storage)) {
+                    problem = e.getMessage();
+                }
             }
         }
-        this.schema = compiled;
+        this.schemas = Map.copyOf(compiled);
+        this.schema = storage == null ? null : compiled.get(storage);
         this.schemaProblem = problem;
     }
 
@@ -53,6 +61,16 @@ public final class KindDefinition {
      */
     public StructuralSchema schema() {
         return schema;
+    }
+
+    /**
+     * The schema a write in {@code apiVersion} ({@code group/version}) is held to: its version's, as the apiserver
+     * validates an object in the version it was written in, or the storage version's when that version has none or
+     * the write names no version of the definition (a record written straight to the topic).
+     */
+    public StructuralSchema schemaFor(String apiVersion) {
+        String version = apiVersion == null ? "" : apiVersion.substring(apiVersion.indexOf('/') + 1);
+        return schemas.getOrDefault(version, schema);
     }
 
     /** Why the storage version's schema does not compile, or null. */

@@ -16,7 +16,7 @@ import io.statesync.schemas.Values;
 
 /**
  * The admission step of a kind a CustomResourceDefinition defines: the write's object pruned, defaulted and validated
- * by the storage version's schema, as the apiserver does before it stores a custom resource. Its half in the key's
+ * by the schema of the version it was written in, as the apiserver does before it stores a custom resource. Its half in the key's
  * task, so that every writer, the Kafka topic's too, is held to it, and dry runs decide as writes do.
  */
 final class Schemas {
@@ -28,8 +28,9 @@ final class Schemas {
     private Schemas() {
     }
 
-    static Outcome admit(KindDefinition definition, DesiredState effective, Resource current) {
-        StructuralSchema schema = definition.schema();
+    /** {@code apiVersion} is the request's: the version whose schema holds the write. */
+    static Outcome admit(KindDefinition definition, String apiVersion, DesiredState effective, Resource current) {
+        StructuralSchema schema = definition.schemaFor(apiVersion);
         if (schema == null) {
             return new Outcome(effective, null);
         }

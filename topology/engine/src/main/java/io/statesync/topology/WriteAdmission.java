@@ -172,7 +172,7 @@ public final class WriteAdmission {
                 return new Refused(EventType.Invalid, e.malformed() ? INVALID : PATCH_NOT_APPLICABLE, e.getMessage());
             }
         }
-        Schemas.Outcome schema = Schemas.admit(policy.definition(), effective, current);
+        Schemas.Outcome schema = Schemas.admit(policy.definition(), request.getApiVersion(), effective, current);
         if (schema.refused() != null) {
             return schema.refused();
         }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -67,8 +68,10 @@ class UpgradeFromPreviousReleaseIT {
         long highestOld = before.values().stream().mapToLong(r -> r.path("resourceVersion").asLong()).max().orElseThrow();
 
         assertAWatchFromTheStartListsEveryOldKey(before.keySet(), manifest.path("deleted"));
+        assertAKubernetesWatchOfEachKindListsItsOldObjects(before.values());
         assertAWriteToAnOldKeyIsAcceptedAndReconciled(before, highestOld);
         assertGroupQualifiedKeysLiveBesideTheOldOnes(before);
+        assertNoRecordWentToTheDeadLetterTopic();
 
         up.stopWithSigtermAndExpectNothingLeft();
     }
@@ -149,6 +152,13 @@ class UpgradeFromPreviousReleaseIT {
             assertThat(r.statusCode()).as("PUT %s against its stored policy: %s", key, r.body()).isIn(400, 422);
             assertThat(r.body()).contains(check.path("refusedBecause").asText());
         }
+        // A policy written before the upgrade takes a new version, under the schema of this build.
+        HttpResponse<String> put = up.send("PUT", "/api/v1/kinds/Backup", "application/json", "{\"maxAttempts\": 5}");
+        assertThat(put.statusCode()).as("PUT of an old kind policy: %s", put.body()).isIn(200, 201);
+        up.await("the new Backup policy served", READ_TIMEOUT, () -> {
+            JsonNode policy = up.get("/api/v1/kinds/Backup");
+            return policy != null && policy.path("maxAttempts").asInt() == 5;
+        });
     }
 
     /** A watch from no position starts with an ADDED for every live old key, and none for the deleted one. */
@@ -168,6 +178,38 @@ class UpgradeFromPreviousReleaseIT {
         }
         assertThat(added).as("ADDED events of a watch from the start").containsAll(keys);
         deleted.forEach(d -> assertThat(added).doesNotContain(d.asText()));
+    }
+
+    /** The Kubernetes API's watch of each old kind, across namespaces, starts with an ADDED for each old object. */
+    private void assertAKubernetesWatchOfEachKindListsItsOldObjects(Collection<JsonNode> before) throws Exception {
+        Map<String, Set<String>> expected = new HashMap<>();
+        before.forEach(r -> expected.computeIfAbsent(r.path("kind").asText(), k -> new HashSet<>())
+            .add(r.path("namespace").asText() + "/" + r.path("name").asText()));
+        for (Map.Entry<String, Set<String>> kind : expected.entrySet()) {
+            String path = "/apis/statesync.io/v1/" + kind.getKey().toLowerCase(Locale.ROOT) + "s?watch=true&timeoutSeconds=1";
+            HttpResponse<String> watch = up.send("GET", path, null, null);
+            assertThat(watch.statusCode()).as("%s: %s", path, watch.body()).isEqualTo(200);
+            Set<String> added = new HashSet<>();
+            for (String line : watch.body().split("\n")) {
+                JsonNode event = line.isBlank() ? JSON.createObjectNode() : JSON.readTree(line);
+                if ("ADDED".equals(event.path("type").asText())) {
+                    JsonNode meta = event.path("object").path("metadata");
+                    added.add(meta.path("namespace").asText() + "/" + meta.path("name").asText());
+                }
+            }
+            assertThat(added).as("ADDED events of %s", path).isEqualTo(kind.getValue());
+        }
+    }
+
+    /** Nothing the old release wrote, nor anything written since, was refused as undecodable. */
+    private void assertNoRecordWentToTheDeadLetterTopic() throws Exception {
+        HttpResponse<String> metrics = up.send("GET", "/metrics", null, null);
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        for (String line : metrics.body().split("\n")) {
+            if (line.startsWith("statesync_dlq_records_total")) {
+                assertThat(Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).as(line).isZero();
+            }
+        }
     }
 
     /**

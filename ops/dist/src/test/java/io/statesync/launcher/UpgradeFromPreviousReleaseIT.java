@@ -13,13 +13,17 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statesync.embedded.FreePorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,6 +67,7 @@ class UpgradeFromPreviousReleaseIT {
         for (JsonNode old : before.values()) {
             assertReadsAsThePreviousReleaseServedIt(old);
         }
+        assertTheDemoAgentKeepsWhatItSyncedSynced(before.values());
         assertStaysDeleted(manifest.path("deleted"));
         assertKindPoliciesStillApply(manifest);
         long highestOld = before.values().stream().mapToLong(r -> r.path("resourceVersion").asLong()).max().orElseThrow();
@@ -90,7 +95,24 @@ class UpgradeFromPreviousReleaseIT {
         assertThat(tar.exitValue()).as("tar -xzf: %s", out).isZero();
         Path dataDir = workDir.resolve("data");
         assertThat(dataDir.resolve("kafka").resolve("kraft-combined-logs").resolve("meta.properties")).isRegularFile();
+        assertControllerPortFree(dataDir.resolve("kafka").resolve("server.properties"));
         return dataDir;
+    }
+
+    /**
+     * The broker's controller port is recorded in its metadata log at format time, so {@code up} keeps it on every
+     * start of an existing directory; if another process holds it here, say so rather than fail on a bind error.
+     */
+    private static void assertControllerPortFree(Path serverProperties) throws Exception {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(serverProperties)) {
+            p.load(in);
+        }
+        Matcher m = Pattern.compile("CONTROLLER://[^:]+:(\\d+)").matcher(p.getProperty("listeners", ""));
+        assertThat(m.find()).as("a CONTROLLER listener in %s", p).isTrue();
+        int port = Integer.parseInt(m.group(1));
+        assertThat(FreePorts.inUse(port)).as("the fixture's controller port %s is taken by another process on this machine",
+            port).isFalse();
     }
 
     /** Same uid, generation, labels and owners over REST and the Kubernetes API; the version has not gone back. */
@@ -115,6 +137,21 @@ class UpgradeFromPreviousReleaseIT {
         assertThat(kube).as("Kubernetes API GET %s", kubePath(old)).isNotNull();
         assertThat(kube.path("apiVersion").asText()).isEqualTo("statesync.io/v1");
         assertSameIdentity(key + " over the Kubernetes API", kube, old);
+    }
+
+    /** The demo agent resumes on its old consumer group: what was Synced before the upgrade is Synced again. */
+    private void assertTheDemoAgentKeepsWhatItSyncedSynced(Collection<JsonNode> before) throws Exception {
+        for (JsonNode old : before) {
+            if (!"Synced".equals(old.path("syncStatus").asText())) {
+                continue;
+            }
+            String key = old.path("key").asText();
+            AtomicReference<JsonNode> now = new AtomicReference<>();
+            up.await(() -> key + " Synced after the upgrade (last read: " + now.get() + ")", SYNC_TIMEOUT, () -> {
+                now.set(up.get("/api/v1/resources/" + key));
+                return now.get() != null && "Synced".equals(now.get().path("status").path("syncStatus").asText());
+            });
+        }
     }
 
     private static void assertSameIdentity(String what, JsonNode now, JsonNode old) {

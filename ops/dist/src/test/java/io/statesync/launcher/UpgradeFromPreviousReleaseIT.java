@@ -200,7 +200,7 @@ class UpgradeFromPreviousReleaseIT {
 
     /** A watch from no position starts with an ADDED for every live old key, and none for the deleted one. */
     private void assertAWatchFromTheStartListsEveryOldKey(Set<String> keys, JsonNode deleted) throws Exception {
-        HttpResponse<String> watch = up.send("GET", "/api/v1/watch?timeoutSeconds=3", null, null);
+        HttpResponse<String> watch = up.send("GET", "/api/v1/watch?timeoutSeconds=1", null, null);
         assertThat(watch.statusCode()).as(watch.body()).isEqualTo(200);
         Set<String> added = new HashSet<>();
         for (String line : watch.body().split("\n")) {

@@ -319,20 +319,34 @@ final class ReconcileStep {
                              boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
-        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
+        ObservedState o = st.getObserved();
+        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection())
+            || reportedChanged(res.getStatus(), o);
         boolean quiet = !resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null;
         if (quiet && rebuildsAsStored(res.getStatus())) {
             // Only the heartbeat moved: the status built afresh would hold what the stored one does, but for it.
             res.getStatus().setLastObservedAt(next.lastObservedAt());
             return null;
         }
-        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth()));
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth(), o));
         if (quiet) {
             return null;
         }
         res.getMetadata().setResourceVersion(publishVersion(st));
         out.resource(key, res, now.toEpochMilli());
         return res;
+    }
+
+    /**
+     * Whether the observation reports another status or other conditions than the stored Resource shows: a report
+     * that changes only its status (a controller's readyReplicas) publishes the Resource too. The same instances
+     * compare at once, as they do while the report stays the one the Resource shows.
+     */
+    private static boolean reportedChanged(ResourceStatus s, ObservedState o) {
+        Value reported = o == null ? null : o.getStatus();
+        List<io.statesync.avro.Condition> conditions = o == null ? List.of() : o.getConditions();
+        return (reported != s.getReported() && !Objects.equals(reported, s.getReported()))
+            || (conditions != s.getReportedConditions() && !Objects.equals(conditions, s.getReportedConditions()));
     }
 
     /**

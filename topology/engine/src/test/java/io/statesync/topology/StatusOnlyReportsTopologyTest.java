@@ -74,15 +74,21 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
         assertThat(after.getMetadata().getGeneration()).isEqualTo(1);
     }
 
-    @Test
-    void shouldStayProgressingUntilTheReportedGenerationReachesTheSpecs() {
+    /** A resource at generation 1 whose controller reported readyReplicas 2 at that generation. */
+    private void settleWithReport() {
         settle(Map.of("replicas", 2L));
         writeStatus(KEY, 1, Map.of("readyReplicas", 2L), null, "a1");
         f.drainResources();
+    }
+
+    @Test
+    void shouldStayProgressingUntilTheReportedGenerationReachesTheSpecs() {
+        settleWithReport();
         Resource second = settle(Map.of("replicas", 3L));
         writeStatus(KEY, 1, Map.of("readyReplicas", 2L), null, "a2");
         f.advance(Duration.ofSeconds(1));
-        SyncStatus behind = last() == null ? second.getStatus().getSyncStatus() : null;
+        Resource afterOldReport = last();
+        SyncStatus behind = (afterOldReport == null ? second : afterOldReport).getStatus().getSyncStatus();
 
         writeStatus(KEY, 2, Map.of("readyReplicas", 3L), null, "a3");
 
@@ -93,7 +99,6 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
     @Test
     void shouldKeepTheAgentsObservedSpecAndDiffWhenStatusIsWritten() {
         settle(Map.of("replicas", 2L));
-        Resource r = settle(Map.of("replicas", 2L));
         f.observe(KEY, null, 1, Map.of("replicas", 1L), null);
         f.advance(Duration.ofSeconds(1));
         f.drainResources();
@@ -124,9 +129,7 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
 
     @Test
     void shouldKeepTheReportedStatusAcrossASpecWrite() {
-        settle(Map.of("replicas", 2L));
-        writeStatus(KEY, 1, Map.of("readyReplicas", 2L), null, "a1");
-        f.drainResources();
+        settleWithReport();
 
         Resource afterSpec = settle(Map.of("replicas", 5L));
 

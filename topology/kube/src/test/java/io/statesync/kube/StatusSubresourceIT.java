@@ -89,7 +89,7 @@ class StatusSubresourceIT {
 
         assertThat(seen.path("generation").asInt()).isEqualTo(1);
         assertThat(seen.path("merged").toString()).as("readyReplicas, spec.replicas, generation").isEqualTo("[1,2,1]");
-        assertThat(seen.path("applied").toString()).isEqualTo("[2,\"Synced\",[\"ObservedStale\",\"Progressing\","
+        assertThat(seen.path("applied").toString()).isEqualTo("[2,\"Synced\",[\"Healthy\",\"ObservedStale\",\"Progressing\","
             + "\"Ready\",\"Stalled\",\"Synced\"]]");
         assertThat(seen.path("stale").toString()).isEqualTo("[409,\"Conflict\"]");
         assertThat(waited.out()).contains("condition met");

@@ -1,15 +1,21 @@
 package io.statesync.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.config.AppConfig;
 import io.statesync.embedded.junit.EmbeddedClusterExtension;
+import io.statesync.schemas.Values;
 import io.statesync.server.ServerConfig;
+import io.statesync.topology.InTestAgent;
+import io.statesync.topology.TopicNames;
+import io.statesync.topology.TopologySerdes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -138,6 +144,27 @@ class StatusSubresourceIT {
 
         assertThat(behind).isNotEqualTo("Synced");
         assertThat(get("controller", ".status.syncStatus")).isEqualTo("Synced");
+    }
+
+    @Test
+    void shouldShowAnAgentsReportedStatusAndKeepItsObservedSpecAcrossAStatusWrite() throws Exception {
+        Map<String, Object> config = app.config;
+        try (InTestAgent agent = new InTestAgent(EmbeddedClusterExtension.bootstrapServers(),
+                new TopologySerdes(new AppConfig(config)), new TopicNames((String) config.get(AppConfig.TOPIC_PREFIX)))) {
+            agent.hold();
+            create("agent");
+            String uid = get("agent", ".metadata.uid");
+            agent.report("WebApp/" + NS + "/agent", uid, 1, Values.fromJava(Map.of("image", "nginx:1", "replicas", 1)),
+                Values.fromJava(Map.of("readyReplicas", 1)), null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> get("agent", ".status.readyReplicas"), "1"::equals);
+
+            HttpResponse<String> r = mergeStatus("agent", "{\"status\":{\"readyReplicas\":1,\"observedGeneration\":1}}");
+
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(get("agent", ".status.syncStatus")).as("the agent's observed spec still differs")
+                .isNotEqualTo("Synced");
+            assertThat(get("agent", ".status.diff[0].path")).contains("replicas");
+        }
     }
 
     @Test

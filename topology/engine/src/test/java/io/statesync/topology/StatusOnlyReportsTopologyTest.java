@@ -138,6 +138,18 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
     }
 
     @Test
+    void shouldDeleteAResourceOnlyStatusWritesObservedOnceItsFinalizersAreGone() {
+        settleWithReport();
+
+        f.deleteDesired(KEY);
+        f.advance(Duration.ofSeconds(1));
+        List<Resource> after = f.drainResources();
+
+        assertThat(after).as("the tombstone, without waiting for an absent report").isNotEmpty();
+        assertThat(after.get(after.size() - 1)).isNull();
+    }
+
+    @Test
     void shouldShowAnAgentsReportedStatus() {
         settle(Map.of("replicas", 2L));
         ResourceKey rk = ResourceKey.parse(KEY);

@@ -95,6 +95,10 @@ final class ReconcileStep {
         String kind = res.getMetadata().getKind();
         if (ApiOnlyKinds.contains(kind)) {
             observed = apiOnlyObserved(res, specTree, now);
+        } else if (st.getObservedFromStatus() && res.getMetadata().getDeletionTimestamp() != null) {
+            // Only status writes observe the key: its controller never reports the resource absent, so, as in
+            // Kubernetes, the deletion waits for the finalizers alone.
+            observed = ObservedView.absent(now);
         }
         PlanInput in = planInput(key, st, res, policy, observed, specTree, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status

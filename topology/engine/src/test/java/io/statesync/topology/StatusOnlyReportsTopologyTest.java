@@ -150,6 +150,22 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
     }
 
     @Test
+    void shouldAnswerAStatusWriteThatDoesNotDecodeInsteadOfLeavingItsWriterWaiting() {
+        RecordHeaders h = new RecordHeaders();
+        h.add(StatesyncHeaders.OBSERVED_STATUS_ONLY, new byte[0]);
+        h.add(StatesyncHeaders.ANSWER_ID, "bad".getBytes(StandardCharsets.UTF_8));
+
+        f.rawObserved.pipeInput(new TestRecord<>(KEY.getBytes(StandardCharsets.UTF_8), new byte[] {0, 1, 2}, h, f.now()));
+        List<TestRecord<String, ReconcileEvent>> answers = f.events.readRecordsToList();
+
+        assertThat(answers).singleElement().satisfies(r -> {
+            assertThat(r.value().getType()).isEqualTo(EventType.Invalid);
+            assertThat(new String(r.headers().lastHeader(StatesyncHeaders.ANSWER_ID).value(), StandardCharsets.UTF_8))
+                .isEqualTo("bad");
+        });
+    }
+
+    @Test
     void shouldShowAnAgentsReportedStatus() {
         settle(Map.of("replicas", 2L));
         ResourceKey rk = ResourceKey.parse(KEY);

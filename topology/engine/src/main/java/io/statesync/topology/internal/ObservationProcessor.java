@@ -44,6 +44,12 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
         if (result instanceof InputDecoder.Bad<ObservedState> bad) {
             output.deadLetter(record, bad);
             ctx.metrics().dlq("observed");
+            if (record.headers().lastHeader(StatesyncHeaders.OBSERVED_STATUS_ONLY) != null) {
+                // A status write's writer awaits its answer: it learns why, instead of waiting out its timeout.
+                engine.rejectInvalid(bad.key(), StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.REQUEST_ID),
+                    StatesyncHeaders.lastString(record.headers(), StatesyncHeaders.ANSWER_ID),
+                    bad.reason() + ": " + bad.message(), context.currentSystemTimeMs());
+            }
             return;
         }
         InputDecoder.Ok<ObservedState> ok = (InputDecoder.Ok<ObservedState>) result;

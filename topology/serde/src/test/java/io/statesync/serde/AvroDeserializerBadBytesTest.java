@@ -106,8 +106,9 @@ class AvroDeserializerBadBytesTest {
     void shouldRejectAnImpossibleUnionBranchAsMalformed() {
         byte[] bytes = valid();
         // ResourceStatus.lastObservedAt is a [null, timestamp] union: branch index 1, zigzag 0x02, then a 6-byte
-        // timestamp; after it only the health's three one-byte fields (status, empty message, null time).
-        int branch = bytes.length - 10;
+        // timestamp; after it only the health's three one-byte fields (status, empty message, null time), the null
+        // reported status and the empty list of reported conditions.
+        int branch = bytes.length - 12;
         assertThat(bytes[branch]).isEqualTo((byte) 2);
         bytes[branch] = 0x7e;
 

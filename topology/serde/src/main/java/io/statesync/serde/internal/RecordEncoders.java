@@ -40,10 +40,10 @@ import org.apache.avro.io.Encoder;
 final class RecordEncoders {
 
     /** {@link SchemaNormalization#parsingFingerprint64} of each schema this class writes. */
-    static final long RESOURCE_FINGERPRINT = 613259373093866406L;
+    static final long RESOURCE_FINGERPRINT = 5585400843002791420L;
     static final long CORRECTION_FINGERPRINT = -985270407972341944L;
     static final long OBSERVED_STATE_FINGERPRINT = 4564129052645942112L;
-    static final long RECONCILE_STATE_FINGERPRINT = 3725515689452605732L;
+    static final long RECONCILE_STATE_FINGERPRINT = -4362738880444117063L;
 
     /** Writes one item: of an array, or the branch of a {@code [null, X]} union. */
     interface ItemWriter<T> {
@@ -139,6 +139,7 @@ final class RecordEncoders {
         out.writeBoolean(st.getLastAppliedIsSpec());
         out.writeBoolean(st.getObservedStateIsSpec());
         out.writeBoolean(st.getLastCorrectionSpecIsApplied());
+        out.writeBoolean(st.getObservedFromStatus());
         writeOptional(st.getUnpublishedResourceVersion(), RecordEncoders::writeText, out);
     }
 
@@ -203,6 +204,8 @@ final class RecordEncoders {
         writeOptional(s.getConvergedAt(), RecordEncoders::writeTime, out);
         writeOptional(s.getLastObservedAt(), RecordEncoders::writeTime, out);
         writeHealth(s.getHealth(), out);
+        writeOptional(s.getReported(), values, out);
+        writeList(s.getReportedConditions(), RecordEncoders::writeCondition, out);
     }
 
     private static void writeHealth(Health h, Encoder out) throws IOException {

@@ -155,7 +155,9 @@ class RecordEncodersTest {
             .setSyncStatus(SyncStatus.values()[random.nextInt(SyncStatus.values().length)]).setConditions(conditions)
             .setDiff(diff).setAttempts(random.nextInt(0, 9)).setLastCorrection(last)
             .setConvergedAt(random.nextBoolean() ? null : time(random))
-            .setLastObservedAt(random.nextBoolean() ? null : time(random)).build();
+            .setLastObservedAt(random.nextBoolean() ? null : time(random))
+            .setReported(random.nextBoolean() ? null : RandomValues.node(random, 3))
+            .setReportedConditions(random.nextBoolean() ? List.of() : conditions).build();
         return Resource.newBuilder().setMetadata(meta).setSpec(RandomValues.node(random, 4)).setStatus(status).build();
     }
 
@@ -202,6 +204,7 @@ class RecordEncodersTest {
             .setDesiredDeleted(random.nextBoolean()).setNextCheckAt(random.nextLong(-1, 1L << 42))
             .setLastResyncAt(random.nextLong(0, 1L << 42)).setLastAppliedIsSpec(random.nextBoolean())
             .setObservedStateIsSpec(random.nextBoolean()).setLastCorrectionSpecIsApplied(random.nextBoolean())
+            .setObservedFromStatus(random.nextBoolean())
             .setUnpublishedResourceVersion(random.nextBoolean() ? null : Integer.toString(random.nextInt(1 << 20)))
             .build();
     }

@@ -37,7 +37,8 @@ class ResourceStoreTest {
     private ResourceStore store(Map<String, Object> config) {
         AppConfig appConfig = new AppConfig(config);
         return new ResourceStore(admission, admission, kind -> ResourceStrategy.of(policies.apply(kind), appConfig),
-            (key, version) -> answered.add(key + "@" + version));
+            (key, version) -> answered.add(key + "@" + version),
+            new NamespaceLifecycle(NamespaceLifecycle.Mode.AUTO_PROVISION, key -> null));
     }
 
     private static DesiredState desired(String json, String expected) throws Exception {

@@ -105,15 +105,22 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
     @Test
     void shouldHoldADeletedNamespaceByItsFinalizerUntilTheFinalizerIsRemoved() {
         String ns = ApiOnlyKinds.NAMESPACE + "//team-a";
-        Resource created = settle(ns, Map.of());
+        f.putDesired(io.statesync.avro.DesiredState.newBuilder(TopologyFixture.desiredState(ns, Map.of())).setSpec(io.statesync.schemas.Values.fromJava(null)).build());
+        f.advance(Duration.ofSeconds(1));
+        List<Resource> first = f.drainResources();
+        Resource created = first.get(first.size() - 1);
         assertThat(created.getMetadata().getFinalizers()).containsExactly(ApiOnlyKinds.NAMESPACE_FINALIZER);
+        assertThat(created.getStatus().getSyncStatus()).as("a namespace without a spec").isEqualTo(SyncStatus.Synced);
 
         f.deleteDesired(ns);
         f.advance(Duration.ofSeconds(1));
         List<Resource> deleting = f.drainResources();
         assertThat(deleting).isNotEmpty();
         assertThat(deleting.get(deleting.size() - 1)).as("held while its finalizer stays").isNotNull()
-            .satisfies(r -> assertThat(r.getMetadata().getDeletionTimestamp()).isNotNull());
+            .satisfies(r -> {
+                assertThat(r.getMetadata().getDeletionTimestamp()).isNotNull();
+                assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Deleting);
+            });
 
         f.putDesired(TopologyFixture.desiredState(ns, Map.of()));
         f.advance(Duration.ofSeconds(1));

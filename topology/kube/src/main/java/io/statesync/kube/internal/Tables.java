@@ -46,6 +46,10 @@ final class Tables {
         if (next != null) {
             meta.put("continue", next);
         }
+        if (KindCatalog.NAMESPACE_KIND.equals(served.kind().kind())) {
+            namespaceTable(t, objects, includeObject == null ? "Metadata" : includeObject);
+            return t;
+        }
         ArrayNode columns = t.putArray("columnDefinitions");
         column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
         column(columns, "Sync", "string", "", 0, "Whether observed state matches desired state (status.syncStatus).");
@@ -83,10 +87,33 @@ final class Tables {
         cells.add(status.path("observedGeneration").asLong());
         cells.add(age(meta.path("creationTimestamp").asText(null)));
         cells.add(status.path("lastCorrection").path("reason").asText("<none>"));
+        object(row, o, includeObject);
+    }
+
+    /** Namespaces as Kubernetes prints them: NAME, STATUS (the phase) and AGE. */
+    private static void namespaceTable(ObjectNode t, List<ObjectNode> objects, String includeObject) {
+        ArrayNode columns = t.putArray("columnDefinitions");
+        column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
+        column(columns, "Status", "string", "", 0, "The status of the namespace (status.phase).");
+        column(columns, "Age", "string", "", 0, "Time since the object was created (metadata.creationTimestamp).");
+        ArrayNode rows = t.putArray("rows");
+        for (ObjectNode o : objects) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            cells.add(o.path("metadata").path("name").asText());
+            cells.add(o.path("status").path("phase").asText(""));
+            cells.add(age(o.path("metadata").path("creationTimestamp").asText(null)));
+            object(row, o, includeObject);
+        }
+    }
+
+    /** A row's object, as {@code includeObject} asks: the whole object, its metadata (the default) or none. */
+    private static void object(ObjectNode row, ObjectNode o, String includeObject) {
         if (includeObject.equals("Object")) {
             row.set("object", o);
         } else if (!includeObject.equals("None")) {
-            row.putObject("object").put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1").set("metadata", meta);
+            row.putObject("object").put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1")
+                .set("metadata", o.path("metadata"));
         }
     }
 

@@ -201,7 +201,7 @@ class KubectlNamespaceIT {
     }
 
     /** What a process prints, as it prints it, until it ends or is stopped. */
-    private static StringBuffer collect(Process p) {
+    static StringBuffer collect(Process p) {
         StringBuffer out = new StringBuffer();
         Thread t = new Thread(() -> {
             try (java.io.BufferedReader r = p.inputReader(StandardCharsets.UTF_8)) {

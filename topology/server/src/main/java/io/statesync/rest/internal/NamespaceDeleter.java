@@ -48,14 +48,61 @@ public final class NamespaceDeleter {
     private static final Logger LOG = LoggerFactory.getLogger(NamespaceDeleter.class);
     private static final String NAMESPACE_PREFIX = ApiOnlyKinds.NAMESPACE + "//";
 
-    private final ResourceView view;
-    private final ResourceStore store;
+    /** What the deleter reads: the resource view's index. */
+    interface Index {
+        boolean ready();
+
+        Iterable<String> kinds();
+
+        /** Every stored object whose key starts with {@code prefix}, in key order. */
+        List<StoredResource> withKeyPrefix(String prefix);
+    }
+
+    /** What the deleter writes, through the resource store. */
+    interface Writes {
+        void deleteAll(List<AdmissionTransport.Submission> deletes);
+
+        /** Writes {@code desired} to {@code key}, awaited; an ApiError when it is refused. */
+        void write(ResourceKey key, io.statesync.avro.DesiredState desired) throws InterruptedException;
+    }
+
+    private final Index view;
+    private final Writes store;
     private final int maxItems;
     private final long maxBytes;
     private final long intervalMs;
     private final LoopSupervisor loop;
 
     public NamespaceDeleter(AppConfig config, ResourceView view, ResourceStore store) {
+        this(config, new Index() {
+            @Override
+            public boolean ready() {
+                return view.ready();
+            }
+
+            @Override
+            public Iterable<String> kinds() {
+                return view.kinds();
+            }
+
+            @Override
+            public List<StoredResource> withKeyPrefix(String prefix) {
+                return view.withKeyPrefix(prefix, Integer.MAX_VALUE);
+            }
+        }, new Writes() {
+            @Override
+            public void deleteAll(List<AdmissionTransport.Submission> deletes) {
+                store.writeAll(deletes);
+            }
+
+            @Override
+            public void write(ResourceKey key, io.statesync.avro.DesiredState desired) throws InterruptedException {
+                store.write(key, desired, "namespace-deleter-" + key.name(), null);
+            }
+        });
+    }
+
+    NamespaceDeleter(AppConfig config, Index view, Writes store) {
         this.view = view;
         this.store = store;
         this.maxItems = config.getInt(ServerConfig.NAMESPACE_DELETION_BATCH_MAX_ITEMS);
@@ -87,7 +134,7 @@ public final class NamespaceDeleter {
         Budget budget = new Budget(maxItems, maxBytes);
         List<AdmissionTransport.Submission> deletes = new ArrayList<>();
         int released = 0;
-        for (StoredResource ns : view.withKeyPrefix(NAMESPACE_PREFIX, Integer.MAX_VALUE)) {
+        for (StoredResource ns : view.withKeyPrefix(NAMESPACE_PREFIX)) {
             if (ns.syncStatus() != SyncStatus.Deleting) {
                 continue;
             }
@@ -97,7 +144,7 @@ public final class NamespaceDeleter {
             }
         }
         if (!deletes.isEmpty()) {
-            store.writeAll(deletes);
+            store.deleteAll(deletes);
         }
         return new Round(deletes.size(), released);
     }
@@ -113,7 +160,7 @@ public final class NamespaceDeleter {
     private boolean collect(String namespace, Budget budget, List<AdmissionTransport.Submission> deletes) {
         boolean left = false;
         for (String kind : view.kinds()) {
-            for (StoredResource r : view.withKeyPrefix(kind + "/" + namespace + "/", Integer.MAX_VALUE)) {
+            for (StoredResource r : view.withKeyPrefix(kind + "/" + namespace + "/")) {
                 if (r.syncStatus() == SyncStatus.Orphaned) {
                     continue;
                 }
@@ -139,8 +186,7 @@ public final class NamespaceDeleter {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("metadata").set("finalizers", rest);
         try {
-            store.write(key, io.statesync.rest.RestContext.patch(key, PatchType.MergePatch, patch, ns.resourceVersion()),
-                "namespace-deleter-" + key.name(), null);
+            store.write(key, io.statesync.rest.RestContext.patch(key, PatchType.MergePatch, patch, ns.resourceVersion()));
             return true;
         } catch (ApiError e) {
             LOG.debug("Namespace {} not released this round: {}", key.name(), e.getMessage());

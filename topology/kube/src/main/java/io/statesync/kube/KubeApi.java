@@ -44,6 +44,7 @@ public final class KubeApi implements RestExtension {
         routes.get("/openapi/v2", openApi::v2);
         routes.get("/openapi/v3", openApi::v3Index);
         routes.get("/openapi/v3/apis/{group}/{version}", openApi::v3Group);
+        routes.get("/openapi/v3/api/v1", openApi::v3Core);
         // The read-only events group first: the generic group routes below would take its paths otherwise.
         routes.get("/apis/events.k8s.io", discovery::eventsGroup);
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION, discovery::eventsGroupVersion);

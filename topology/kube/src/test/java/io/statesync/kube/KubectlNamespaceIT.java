@@ -86,6 +86,11 @@ class KubectlNamespaceIT {
         assertThat(ns.path("metadata").has("namespace")).isFalse();
         assertThat(ns.path("spec").path("finalizers").toString()).isEqualTo("[\"kubernetes\"]");
         assertThat(ns.path("status").path("phase").asText()).isEqualTo("Active");
+        Kubectl.Result applied = ok("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: applied\n  labels: {team: b}\n",
+            "apply", "-f", "-");
+        Kubectl.Result explained = ok(null, "explain", "namespace.status");
+        assertThat(applied.out()).contains("namespace/applied created");
+        assertThat(explained.out()).contains("phase");
         Kubectl.Result labelled = ok(null, "label", "ns", "listed", "team=a");
         assertThat(labelled.out()).contains("namespace/listed labeled");
         assertThat(JSON.readTree(ok(null, "get", "ns", "listed", "-o", "json").out()).path("metadata").path("labels")

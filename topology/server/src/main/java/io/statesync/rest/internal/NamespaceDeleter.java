@@ -144,7 +144,14 @@ public final class NamespaceDeleter {
             }
         }
         if (!deletes.isEmpty()) {
-            store.deleteAll(deletes);
+            try {
+                store.deleteAll(deletes);
+            } catch (ApiError unavailable) {
+                // Admission cannot take writes now (starting, or its producer failing): the next round tries again,
+                // and the loop stays running, so readiness does not follow a passing hiccup of the writes.
+                LOG.warn("Namespace deletes not submitted this round: {}", unavailable.getMessage());
+                return new Round(0, released);
+            }
         }
         return new Round(deletes.size(), released);
     }
@@ -174,11 +181,16 @@ public final class NamespaceDeleter {
         return left;
     }
 
-    /** Removes the namespace's finalizer, so that it goes; false when another write came first. */
+    /** Removes the namespace's finalizer, so that it goes; false when another write came first or it has none. */
     private boolean release(StoredResource ns) {
         ResourceKey key = ResourceKey.parse(ns.key());
+        List<String> finalizers = ns.resource().getMetadata().getFinalizers();
+        if (!finalizers.contains(ApiOnlyKinds.NAMESPACE_FINALIZER)) {
+            // Released already; another finalizer holds it, which is its owner's to remove.
+            return false;
+        }
         ArrayNode rest = JsonNodeFactory.instance.arrayNode();
-        for (String f : ns.resource().getMetadata().getFinalizers()) {
+        for (String f : finalizers) {
             if (!ApiOnlyKinds.NAMESPACE_FINALIZER.equals(f)) {
                 rest.add(f);
             }

@@ -27,6 +27,7 @@ class NamespaceDeleterTest {
     private final List<List<String>> deleteBatches = new ArrayList<>();
     private final List<String> released = new ArrayList<>();
     private boolean refuseRelease;
+    private boolean refuseDeletes;
 
     private NamespaceDeleter deleter(int maxItems, long maxBytes) {
         AppConfig config = new AppConfig(Map.of(ServerConfig.NAMESPACE_DELETION_BATCH_MAX_ITEMS, maxItems,
@@ -56,6 +57,9 @@ class NamespaceDeleterTest {
         }, new NamespaceDeleter.Writes() {
             @Override
             public void deleteAll(List<AdmissionTransport.Submission> deletes) {
+                if (refuseDeletes) {
+                    throw ApiError.unavailable("admission is not ready", 1);
+                }
                 List<String> keys = new ArrayList<>();
                 deletes.forEach(d -> {
                     assertThat(d.desired()).isNull();
@@ -138,5 +142,24 @@ class NamespaceDeleterTest {
         refuseRelease = true;
 
         assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+    }
+
+    @Test
+    void shouldNotReleaseAgainANamespaceThatOnlyAnotherFinalizerHolds() {
+        put("Namespace.core//gone", SyncStatus.Deleting, List.of("example.com/keep"), 10);
+
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        assertThat(released).isEmpty();
+    }
+
+    @Test
+    void shouldTryAgainNextRoundWhenNoDeleteCanBeSubmitted() {
+        namespace("gone", SyncStatus.Deleting);
+        put("WebApp/gone/a", SyncStatus.Synced, List.of(), 10);
+        refuseDeletes = true;
+
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        refuseDeletes = false;
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(1, 0));
     }
 }

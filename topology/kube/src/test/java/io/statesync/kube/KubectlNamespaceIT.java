@@ -181,6 +181,22 @@ class KubectlNamespaceIT {
     }
 
     @Test
+    void shouldServeNamespacesToFabric8sTypedClient() {
+        try (io.fabric8.kubernetes.client.KubernetesClient client = KubeTestApp.client(app.base(), "default")) {
+            client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("typed").addToLabels("via", "fabric8").endMetadata().build()).create();
+            io.fabric8.kubernetes.api.model.Namespace read = client.namespaces().withName("typed").get();
+
+            assertThat(read.getStatus().getPhase()).isEqualTo("Active");
+            assertThat(read.getSpec().getFinalizers()).containsExactly("kubernetes");
+            assertThat(read.getMetadata().getLabels()).containsEntry("via", "fabric8");
+            assertThat(client.namespaces().list().getItems()).extracting(n -> n.getMetadata().getName()).contains("typed");
+            client.namespaces().withName("typed").delete();
+            await().atMost(Duration.ofSeconds(30)).until(() -> client.namespaces().withName("typed").get() == null);
+        }
+    }
+
+    @Test
     void shouldAcceptWritesIntoAMissingNamespaceByDefaultWithoutMakingANamespaceObject() throws Exception {
         ok(webApp("implicit", "a", ""), "apply", "-f", "-");
 

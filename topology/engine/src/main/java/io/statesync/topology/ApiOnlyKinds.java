@@ -14,6 +14,13 @@ public final class ApiOnlyKinds {
         ResourceKey.qualifiedKind("CustomResourceDefinition", "apiextensions.k8s.io");
     public static final String NAMESPACE = ResourceKey.qualifiedKind("Namespace", "");
 
+    /**
+     * The finalizer that holds a namespace while the resources in it are deleted, as Kubernetes' {@code kubernetes}
+     * finalizer does: admission keeps it on every namespace that is not being deleted, and the server's namespace
+     * deleter removes it once the namespace is empty, after which the namespace goes.
+     */
+    public static final String NAMESPACE_FINALIZER = "kubernetes";
+
     private static final Set<String> KINDS = Set.of(CUSTOM_RESOURCE_DEFINITION, NAMESPACE);
     private static final String DEFINITION_SUFFIX = "/definition";
 
@@ -22,6 +29,35 @@ public final class ApiOnlyKinds {
 
     public static boolean contains(String kind) {
         return KINDS.contains(kind);
+    }
+
+    /**
+     * The write with the namespace finalizer added when it writes a namespace that is not being deleted and lacks it,
+     * and with an empty spec when it has none; otherwise {@code write} itself. A namespace being deleted keeps what the write says, so that the finalizer can
+     * be removed once the namespace is empty.
+     */
+    public static io.statesync.avro.DesiredState withNamespaceFinalizer(io.statesync.avro.Resource current,
+                                                                       io.statesync.avro.DesiredState write) {
+        if (!NAMESPACE.equals(write.getKind())) {
+            return write;
+        }
+        boolean deleting = current != null && current.getMetadata().getDeletionTimestamp() != null;
+        boolean addFinalizer = !deleting && !write.getFinalizers().contains(NAMESPACE_FINALIZER);
+        boolean noSpec = write.getSpec() == null || write.getSpec().getValue() == null;
+        if (!addFinalizer && !noSpec) {
+            return write;
+        }
+        io.statesync.avro.DesiredState.Builder b = io.statesync.avro.DesiredState.newBuilder(write);
+        if (noSpec) {
+            // A namespace says nothing in its spec; an empty one keeps it Synced rather than read as an orphan.
+            b.setSpec(io.statesync.schemas.Values.fromJava(java.util.Map.of()));
+        }
+        if (addFinalizer) {
+            java.util.List<String> finalizers = new java.util.ArrayList<>(write.getFinalizers());
+            finalizers.add(NAMESPACE_FINALIZER);
+            b.setFinalizers(finalizers);
+        }
+        return b.build();
     }
 
     /** The key, on the kinds topic, of the definition of {@code definedKind}: the kind followed by {@code /definition}. */

@@ -101,4 +101,40 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
             assertThat(c.getNamespace()).isEmpty();
         });
     }
+
+    @Test
+    void shouldHoldADeletedNamespaceByItsFinalizerUntilTheFinalizerIsRemoved() {
+        String ns = ApiOnlyKinds.NAMESPACE + "//team-a";
+        f.putDesired(io.statesync.avro.DesiredState.newBuilder(TopologyFixture.desiredState(ns, Map.of())).setSpec(io.statesync.schemas.Values.fromJava(null)).build());
+        f.advance(Duration.ofSeconds(1));
+        List<Resource> first = f.drainResources();
+        Resource created = first.get(first.size() - 1);
+        assertThat(created.getMetadata().getFinalizers()).containsExactly(ApiOnlyKinds.NAMESPACE_FINALIZER);
+        assertThat(created.getStatus().getSyncStatus()).as("a namespace without a spec").isEqualTo(SyncStatus.Synced);
+
+        f.deleteDesired(ns);
+        f.advance(Duration.ofSeconds(1));
+        List<Resource> deleting = f.drainResources();
+        assertThat(deleting).isNotEmpty();
+        assertThat(deleting.get(deleting.size() - 1)).as("held while its finalizer stays").isNotNull()
+            .satisfies(r -> {
+                assertThat(r.getMetadata().getDeletionTimestamp()).isNotNull();
+                assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Deleting);
+            });
+
+        f.putDesired(TopologyFixture.desiredState(ns, Map.of()));
+        f.advance(Duration.ofSeconds(1));
+        List<Resource> released = f.drainResources();
+        assertThat(released).isNotEmpty();
+        assertThat(released.get(released.size() - 1)).as("gone once the finalizer is removed").isNull();
+    }
+
+    @Test
+    void shouldKeepTheNamespaceFinalizerOnANamespaceThatIsNotBeingDeleted() {
+        String ns = ApiOnlyKinds.NAMESPACE + "//team-b";
+        settle(ns, Map.of());
+        Resource rewritten = settle(ns, Map.of("note", "a write that says no finalizers"));
+
+        assertThat(rewritten.getMetadata().getFinalizers()).containsExactly(ApiOnlyKinds.NAMESPACE_FINALIZER);
+    }
 }

@@ -44,6 +44,7 @@ public final class KubeApi implements RestExtension {
         routes.get("/openapi/v2", openApi::v2);
         routes.get("/openapi/v3", openApi::v3Index);
         routes.get("/openapi/v3/apis/{group}/{version}", openApi::v3Group);
+        routes.get("/openapi/v3/api/v1", openApi::v3Core);
         // The read-only events group first: the generic group routes below would take its paths otherwise.
         routes.get("/apis/events.k8s.io", discovery::eventsGroup);
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION, discovery::eventsGroupVersion);
@@ -51,10 +52,12 @@ public final class KubeApi implements RestExtension {
         routes.get("/apis/" + KubePaths.EVENTS_GROUP_VERSION + "/events", events::eventsApi);
         routes.get("/api/v1/namespaces/{namespace}/events", events::core);
         routes.get("/api/v1/events", events::core);
+        // Core v1 Namespace, cluster-scoped; like Kubernetes, without deletecollection.
+        objectRoutes(routes, "/api/v1/namespaces", objects, collections, false);
         routes.get("/apis/{group}", discovery::group);
         routes.get(GV, discovery::groupVersion);
-        objectRoutes(routes, NS, objects, collections);
-        objectRoutes(routes, ALL, objects, collections);
+        objectRoutes(routes, NS, objects, collections, true);
+        objectRoutes(routes, ALL, objects, collections, true);
         // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
         // does) is answered 503, on which it falls back to the HTTP stream; any other refusal ends its watch, so a watch
         // the caps refuse is answered 429 here already, and its client learns of it instead of retrying unseen. No
@@ -77,10 +80,13 @@ public final class KubeApi implements RestExtension {
      * The verbs on a collection and its objects: {@code collection} is a namespace's or, for a cluster-scoped kind,
      * the cluster's; the handlers refuse a path whose scope is not the kind's.
      */
-    private static void objectRoutes(RoutesConfig routes, String collection, ResourceHandlers objects, Collections collections) {
+    private static void objectRoutes(RoutesConfig routes, String collection, ResourceHandlers objects, Collections collections,
+                                     boolean deleteCollection) {
         routes.get(collection, collections::list);
         routes.post(collection, objects::create);
-        routes.delete(collection, collections::deleteCollection);
+        if (deleteCollection) {
+            routes.delete(collection, collections::deleteCollection);
+        }
         routes.get(collection + "/{name}", objects::get);
         routes.put(collection + "/{name}", objects::update);
         routes.patch(collection + "/{name}", objects::patch);

@@ -66,6 +66,13 @@ final class Kubectl {
             new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
+    /** Runs kubectl and asserts that it succeeded. */
+    Result ok(String stdin, String... args) throws IOException, InterruptedException {
+        Result r = run(stdin, args);
+        org.assertj.core.api.Assertions.assertThat(r.exit()).as("kubectl %s: %s", String.join(" ", args), r.all()).isZero();
+        return r;
+    }
+
     Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString(), "--cache-dir", cache.toString()));
         command.addAll(List.of(args));

@@ -25,6 +25,7 @@ import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
 import io.statesync.rest.internal.KindsStoreQuery;
+import io.statesync.rest.internal.NamespaceDeleter;
 import io.statesync.rest.internal.OpenApiDocument;
 import io.statesync.rest.internal.OversizedBodies;
 import io.statesync.rest.internal.ProbeServer;
@@ -41,6 +42,7 @@ import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.ViewObjects;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.WriteApi;
+import io.statesync.rest.store.NamespaceLifecycle;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.ResourceStrategy;
 import io.statesync.topology.LoopSupervisor;
@@ -91,6 +93,7 @@ public final class RestServer {
     private WatchHandler watch;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
+    private NamespaceDeleter namespaceDeleter;
     private ProbeServer probes;
     private ResourcesTopicQueries resourcesTopic;
     /** Further APIs found on the class path (the Kubernetes API), in the order the service loader found them. */
@@ -192,7 +195,8 @@ public final class RestServer {
         view.start();
         // Its read-back waits for the two loads readiness waits for, instead of taking a core from them.
         events.start(() -> view.ready() && streams != null && streams.state() == KafkaStreams.State.RUNNING);
-        for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop())) {
+        namespaceDeleter.loop().start();
+        for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop(), namespaceDeleter.loop())) {
             loop.bindTo(registry);
             health.addLoop(loop);
         }
@@ -212,7 +216,9 @@ public final class RestServer {
         ResourceApi resources = new ResourceApi(config, router, view, renderedJson, kinds::policyFor, committedEnd::get, answered);
         ResourceStore store = new ResourceStore(new RoutedAdmissionTransport(admission, router),
             new ViewObjects(view, committedEnd::get), kind -> ResourceStrategy.of(kinds.policyFor(kind), config),
-            answered::answered);
+            answered::answered, new NamespaceLifecycle(NamespaceLifecycle.Mode.parse(config.getString(ServerConfig.NAMESPACE_LIFECYCLE)),
+                view::get));
+        namespaceDeleter = new NamespaceDeleter(config, view, store);
         WriteApi writes = new WriteApi(config, store);
         BulkApi bulk = new BulkApi(config, store);
         KindsApi kindsApi = new KindsApi(config, topics, serdes, admission, kinds::store);
@@ -355,6 +361,9 @@ public final class RestServer {
         }
         if (javalin != null) {
             javalin.stop();
+        }
+        if (namespaceDeleter != null) {
+            namespaceDeleter.loop().stop();
         }
         for (AutoCloseable c : new AutoCloseable[] {probes, router, committedEnd, view, events, admission, resourcesTopic}) {
             closeQuietly(c);

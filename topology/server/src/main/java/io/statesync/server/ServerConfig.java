@@ -62,6 +62,10 @@ public final class ServerConfig implements ConfigSection {
     public static final String VIEW_RING_BYTES = "view.ring.bytes";
     public static final String VIEW_JSON_CACHE_BYTES = "view.json.cache.bytes";
     public static final String LIST_MAX_BYTES = "list.max.bytes";
+    public static final String NAMESPACE_LIFECYCLE = "namespace.lifecycle";
+    public static final String NAMESPACE_DELETION_BATCH_MAX_ITEMS = "namespace.deletion.batch.max.items";
+    public static final String NAMESPACE_DELETION_BATCH_MAX_BYTES = "namespace.deletion.batch.max.bytes";
+    public static final String NAMESPACE_DELETION_INTERVAL_MS = "namespace.deletion.interval.ms";
 
     private static final ConfigDef CONFIG = buildConfigDef();
 
@@ -83,6 +87,7 @@ public final class ServerConfig implements ConfigSection {
         defineKindPolicyLimits(def);
         defineEventsAndWatches(def);
         defineView(def);
+        defineNamespaces(def);
         return def;
     }
 
@@ -240,5 +245,26 @@ public final class ServerConfig implements ConfigSection {
                 "The most bytes of resources (as stored on statesync.resources) one list page holds; a longer page is"
                     + " cut short with a continue token. A Kubernetes list without limit that would pass it is"
                     + " refused with 400 and told to page (limit and continue).");
+    }
+
+    /** Namespaces: what a write into a missing namespace does, and how a deleted namespace is emptied. */
+    private static void defineNamespaces(ConfigDef def) {
+        def.define(NAMESPACE_LIFECYCLE, Type.STRING, "auto-provision", ValidString.in("auto-provision", "enforce"),
+                Importance.MEDIUM,
+                "What a write into a namespace that has no Namespace object does. auto-provision: it is accepted, and"
+                    + " the namespace exists while it holds resources, without an object (no Namespace is created)."
+                    + " enforce: it is refused with 404 NotFound, namespaces \"<name>\" not found, as Kubernetes'"
+                    + " NamespaceLifecycle refuses it. Either way a create in a namespace being deleted is refused with"
+                    + " 403 Forbidden, and deletes are never refused.")
+            .define(NAMESPACE_DELETION_BATCH_MAX_ITEMS, Type.INT, 500, Range.between(1, 100_000), Importance.LOW,
+                "The most resources of deleted namespaces one round of the namespace deleter deletes (one batch of"
+                    + " deletes, submitted together); the rest wait for the next round.")
+            .define(NAMESPACE_DELETION_BATCH_MAX_BYTES, Type.LONG, 4L * 1024 * 1024, Range.between(64 * 1024, 1L << 40),
+                Importance.LOW,
+                "The most bytes of resources (as stored on statesync.resources) of deleted namespaces one round of the"
+                    + " namespace deleter deletes; the first always counts as fitting.")
+            .define(NAMESPACE_DELETION_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
+                "The pause between two rounds of the namespace deleter, which deletes the resources of namespaces"
+                    + " being deleted and releases each namespace once it is empty.");
     }
 }

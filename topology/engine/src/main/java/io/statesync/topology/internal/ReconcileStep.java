@@ -422,6 +422,11 @@ final class ReconcileStep {
             if (remaining.equals(res.getMetadata().getFinalizers()) && !resourceChanged) {
                 return null;
             }
+            // Held by finalizers alone, it is still being deleted: an API-only kind reaches this at once after its
+            // delete, with no reconcile in between that would have shown Deleting.
+            if (res.getStatus() != null) {
+                res.getStatus().setSyncStatus(io.statesync.avro.SyncStatus.Deleting);
+            }
             res.getMetadata().setFinalizers(remaining);
             res.getMetadata().setResourceVersion(publishVersion(st));
             out.resource(key, res, ts);

@@ -22,6 +22,8 @@ public final class Discovery {
     private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
         "update", "watch");
     private static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    /** A namespace has no deletecollection, in Kubernetes as here. */
+    private static final List<String> NAMESPACE_VERBS = List.of("create", "delete", "get", "list", "patch", "update", "watch");
     private static final List<String> READ_VERBS = List.of("get", "list");
 
     private final KindCatalog kinds;
@@ -39,6 +41,7 @@ public final class Discovery {
     public void api(Context ctx) {
         if (aggregated(ctx)) {
             ObjectNode group = discoveryGroup("", List.of("v1"));
+            aggregatedKind(group.withArray("versions").get(0).withArray("resources"), KindCatalog.NAMESPACES, "v1");
             event(group.withArray("versions").get(0).withArray("resources"), true);
             respondAggregated(ctx, group);
             return;
@@ -49,9 +52,10 @@ public final class Discovery {
         ctx.json(n);
     }
 
-    /** Core v1: only Events, read-only. */
+    /** Core v1: namespaces, and Events, read-only. */
     public void coreV1(Context ctx) {
         ObjectNode n = resourceList("v1");
+        resource(n.withArray("resources"), KindCatalog.NAMESPACES);
         event(n.withArray("resources"));
         ctx.json(n);
     }
@@ -105,20 +109,28 @@ public final class Discovery {
         ObjectNode n = resourceList(group + "/" + version);
         ArrayNode resources = n.withArray("resources");
         for (KindCatalog.Kind k : served) {
-            ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
-                .put("namespaced", k.namespaced()).put("kind", k.kindName());
-            VERBS.forEach(r.putArray("verbs")::add);
-            if (!k.shortNames().isEmpty()) {
-                k.shortNames().forEach(r.putArray("shortNames")::add);
-            }
-            if (!k.categories().isEmpty()) {
-                k.categories().forEach(r.putArray("categories")::add);
-            }
-            ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
-                .put("namespaced", k.namespaced()).put("kind", k.kindName());
-            status.putArray("verbs").add("get").add("patch").add("update");
+            resource(resources, k);
         }
         ctx.json(n);
+    }
+
+    /** A kind and its status subresource in an unaggregated resource list. */
+    private static void resource(ArrayNode resources, KindCatalog.Kind k) {
+        ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
+            .put("namespaced", k.namespaced()).put("kind", k.kindName());
+        verbs(k).forEach(r.putArray("verbs")::add);
+        if (!k.shortNames().isEmpty()) {
+            k.shortNames().forEach(r.putArray("shortNames")::add);
+        }
+        if (!k.categories().isEmpty()) {
+            k.categories().forEach(r.putArray("categories")::add);
+        }
+        ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
+            .put("namespaced", k.namespaced()).put("kind", k.kindName());
+        ArrayNode statusVerbs = status.putArray("verbs").add("get");
+        if (!KindCatalog.NAMESPACE_KIND.equals(k.kind())) {
+            statusVerbs.add("patch").add("update");
+        }
     }
 
     private static void event(ArrayNode resources) {
@@ -191,7 +203,7 @@ public final class Discovery {
         ObjectNode r = resources.addObject().put("resource", k.plural()).put("singularResource", k.singular())
             .put("scope", k.namespaced() ? "Namespaced" : "Cluster");
         r.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
-        VERBS.forEach(r.putArray("verbs")::add);
+        verbs(k).forEach(r.putArray("verbs")::add);
         if (!k.shortNames().isEmpty()) {
             k.shortNames().forEach(r.putArray("shortNames")::add);
         }
@@ -201,6 +213,10 @@ public final class Discovery {
         ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
         status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
         status.putArray("verbs").add("get").add("patch").add("update");
+    }
+
+    private static List<String> verbs(KindCatalog.Kind k) {
+        return k == KindCatalog.NAMESPACES ? NAMESPACE_VERBS : VERBS;
     }
 
     private static ObjectNode resourceList(String groupVersion) {

@@ -89,6 +89,11 @@ public final class KindCatalog {
     private static final Kind DEFINITIONS = new Kind(CRD_KIND, CRD_GROUP, List.of("v1"), "customresourcedefinitions",
         "customresourcedefinition", List.of("crd", "crds"), List.of("api-extensions"), false, null, null);
 
+    /** Kubernetes' core {@code v1 Namespace}, cluster-scoped, an object statesync itself acts on (see NamespaceDeleter). */
+    public static final String NAMESPACE_KIND = io.statesync.topology.ApiOnlyKinds.NAMESPACE;
+    static final Kind NAMESPACES = new Kind(NAMESPACE_KIND, "", List.of("v1"), "namespaces", "namespace", List.of("ns"),
+        List.of(), false, null, null);
+
     private final RestContext context;
     private volatile Decoded decoded;
 
@@ -114,6 +119,7 @@ public final class KindCatalog {
         out.putAll(defined);
         List<Kind> all = new ArrayList<>(out.values());
         all.add(DEFINITIONS);
+        all.add(NAMESPACES);
         return all;
     }
 
@@ -131,6 +137,8 @@ public final class KindCatalog {
             }
         }
         others.remove(ResourceKey.DEFAULT_GROUP);
+        // The core group is served under /api, not /apis.
+        others.remove("");
         others.values().forEach(KubeVersions::sortByPriority);
         out.putAll(others);
         return out;
@@ -158,9 +166,16 @@ public final class KindCatalog {
             + (group.isEmpty() ? "" : "." + group) + ")");
     }
 
-    /** The kind a request's path addresses by its {@code group}, {@code version} and {@code plural}. */
+    /**
+     * The kind a request's path addresses by its {@code group}, {@code version} and {@code plural}; a core path
+     * ({@code /api/v1/namespaces...}) names none of them and addresses the namespaces.
+     */
     public Served resolve(io.javalin.http.Context ctx) {
-        return resolve(ctx.pathParam("group"), ctx.pathParam("version"), ctx.pathParam("plural"));
+        Map<String, String> params = ctx.pathParamMap();
+        if (!params.containsKey("group")) {
+            return new Served(NAMESPACES, "v1");
+        }
+        return resolve(params.get("group"), params.get("version"), params.get("plural"));
     }
 
     /**

@@ -44,7 +44,31 @@ public final class KubeObjects {
         if (KindCatalog.CRD_KIND.equals(served.kind().kind())) {
             CustomResourceDefinitions.putStatus(out);
         }
+        if (KindCatalog.NAMESPACE_KIND.equals(served.kind().kind())) {
+            namespace(out);
+        }
         return out;
+    }
+
+    /**
+     * A namespace as Kubernetes shows it: the finalizer that holds it while it is emptied in {@code spec.finalizers}
+     * (where the server keeps it with the other finalizers, in metadata), and {@code status.phase} Active, or
+     * Terminating once it is being deleted, in place of the sync and health of the objects statesync reconciles.
+     */
+    private static void namespace(ObjectNode out) {
+        ObjectNode meta = (ObjectNode) out.get("metadata");
+        ObjectNode spec = JSON.objectNode();
+        if (meta.get("finalizers") instanceof ArrayNode finalizers) {
+            for (Iterator<JsonNode> it = finalizers.iterator(); it.hasNext(); ) {
+                if (io.statesync.topology.ApiOnlyKinds.NAMESPACE_FINALIZER.equals(it.next().asText())) {
+                    it.remove();
+                    spec.withArray("finalizers").add(io.statesync.topology.ApiOnlyKinds.NAMESPACE_FINALIZER);
+                }
+            }
+            dropEmpty(meta, "finalizers");
+        }
+        out.set("spec", spec);
+        out.putObject("status").put("phase", meta.has("deletionTimestamp") ? "Terminating" : "Active");
     }
 
     /** The Kubernetes form of the server's JSON form of an object; changes and returns {@code n}. */

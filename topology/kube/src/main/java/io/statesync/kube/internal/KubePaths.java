@@ -27,7 +27,7 @@ public final class KubePaths {
      * group's and the core group's paths, but not the server's own {@code /api/v1/...} API.
      */
     public static boolean isKubePath(String path) {
-        return path.equals("/version") || path.equals("/api") || path.equals("/api/v1") || path.startsWith("/api/v1/namespaces/")
+        return path.equals("/version") || path.equals("/api") || path.equals("/api/v1") || path.equals("/api/v1/namespaces") || path.startsWith("/api/v1/namespaces/")
             || path.equals("/api/v1/events") || path.equals("/apis") || path.startsWith("/apis/")
             || path.startsWith("/openapi/v2") || path.startsWith("/openapi/v3");
     }

@@ -32,6 +32,7 @@ public final class OpenApi {
     public void v3Index(Context ctx) {
         ObjectNode n = object();
         ObjectNode paths = n.putObject("paths");
+        paths.putObject("api/v1").put("serverRelativeURL", "/openapi/v3/api/v1?hash=" + hash(groupDocument("", "v1").toString()));
         kinds.groups().forEach((group, versions) -> {
             for (String version : versions) {
                 String gv = "apis/" + group + "/" + version;
@@ -40,6 +41,11 @@ public final class OpenApi {
             }
         });
         ctx.json(n);
+    }
+
+    /** Core v1's document: the namespaces, so that kubectl validates and explains a Namespace. */
+    public void v3Core(Context ctx) {
+        ctx.json(groupDocument("", "v1"));
     }
 
     public void v3Group(Context ctx) {
@@ -78,7 +84,7 @@ public final class OpenApi {
         n.putObject("info").put("title", "statesync").put("version", version);
         ObjectNode paths = n.putObject("paths");
         ObjectNode schemas = n.putObject("components").putObject("schemas");
-        String root = "/apis/" + group + "/" + version + "/";
+        String root = (group.isEmpty() ? "/api/" : "/apis/" + group + "/") + version + "/";
         for (KindCatalog.Kind k : kinds.inGroupVersion(group, version)) {
             schemas.set(schemaName(k, version), schema(k, version));
             String collection = root + (k.namespaced() ? "namespaces/{namespace}/" : "") + k.plural();
@@ -114,6 +120,9 @@ public final class OpenApi {
 
     /** The definition's name as Kubernetes writes it: the group's labels reversed, the version, the kind. */
     private static String schemaName(KindCatalog.Kind k, String version) {
+        if (k.group().isEmpty()) {
+            return "io.k8s.api.core." + version + "." + k.kindName();
+        }
         java.util.List<String> labels = new java.util.ArrayList<>(java.util.List.of(k.group().split("\\.")));
         java.util.Collections.reverse(labels);
         return String.join(".", labels) + "." + version + "." + k.kindName();
@@ -127,7 +136,7 @@ public final class OpenApi {
     static ObjectNode schema(KindCatalog.Kind k, String version) {
         ObjectNode defined = k.definitionVersion(version) == null ? null
             : k.definitionVersion(version).path("schema").path("openAPIV3Schema") instanceof ObjectNode o ? o.deepCopy() : null;
-        ObjectNode s = defined != null ? defined : generic(k);
+        ObjectNode s = defined != null ? defined : k == KindCatalog.NAMESPACES ? namespace() : generic(k);
         ObjectNode props = s.withObject("properties");
         props.putObject("apiVersion").put("type", "string").put("description", "APIVersion defines the versioned schema of"
             + " this representation of an object: " + k.apiVersion(version) + ".");
@@ -149,6 +158,21 @@ public final class OpenApi {
             + " syncStatus, health, conditions, diff, attempts, lastCorrection) beside the status the resource's controller"
             + " or agent reported, whose conditions join statesync's; written through the status subresource.")
             .put("x-kubernetes-preserve-unknown-fields", true);
+        return s;
+    }
+
+    /** Kubernetes' Namespace: the finalizers the server keeps and the phase it shows. */
+    private static ObjectNode namespace() {
+        ObjectNode s = object().put("type", "object").put("description", "Namespace provides a scope for names. Deleting"
+            + " it deletes everything in it, then the namespace.");
+        ObjectNode props = s.putObject("properties");
+        ObjectNode spec = props.putObject("spec").put("type", "object").put("description", "NamespaceSpec: set by the"
+            + " server; a write's spec is ignored.");
+        spec.putObject("properties").putObject("finalizers").put("type", "array").put("description", "Finalizers that"
+            + " hold the namespace while it is emptied: kubernetes.").putObject("items").put("type", "string");
+        ObjectNode status = props.putObject("status").put("type", "object").put("description", "NamespaceStatus.");
+        status.putObject("properties").putObject("phase").put("type", "string").put("description", "Active, or"
+            + " Terminating while the namespace is being deleted.");
         return s;
     }
 

@@ -265,7 +265,9 @@ public final class ResourceHandlers {
     static ApiError kubeMessage(ApiError e, KindCatalog.Kind kind, String name) {
         String what = kind.qualifiedPlural() + " \"" + name + "\"";
         return switch (e.reason()) {
-            case "NotFound" -> notFound(kind, name);
+            case "NotFound" -> e.subject() != null ? e : notFound(kind, name);
+            case "Forbidden" -> e.causes().isEmpty() ? e : ApiError.forbidden(what + " is forbidden: " + e.getMessage(),
+                e.causes()).about(new ApiError.Subject(kind.group(), kind.plural(), name));
             case "AlreadyExists" -> new ApiError(409, "AlreadyExists", what + " already exists");
             case "Conflict" -> !e.causes().isEmpty() ? e : ApiError.conflict("Operation cannot be fulfilled on " + what + ": the object has been modified;"
                 + " please apply your changes to the latest version and try again (" + e.getMessage() + ")", e.resourceVersion());
@@ -302,6 +304,13 @@ public final class ResourceHandlers {
      * {@code fieldValidation} asks.
      */
     private ObjectNode body(Context ctx, KindCatalog.Served served) {
+        if (KubeProtobuf.isProtobuf(ctx.contentType())) {
+            if (served.kind() != KindCatalog.NAMESPACES) {
+                throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media"
+                    + " types include: application/json, application/yaml");
+            }
+            return toServerForm(KubeProtobuf.namespace(ctx.bodyAsBytes()), served);
+        }
         if (!(parse(ctx) instanceof ObjectNode body)) {
             throw ApiError.badRequest("the body must be a JSON object");
         }
@@ -329,6 +338,11 @@ public final class ResourceHandlers {
         }
         if (!kind.namespaced() && body.get("metadata") instanceof ObjectNode meta) {
             meta.remove("namespace");
+        }
+        if (kind == KindCatalog.NAMESPACES) {
+            // A namespace's finalizer and phase are the server's, as Kubernetes ignores them in a write.
+            body.remove("spec");
+            body.remove("status");
         }
         return body;
     }

@@ -50,6 +50,10 @@ final class Tables {
         if (ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(served.kind().kind())) {
             return createdAtTable(t, objects, include);
         }
+        if (KindCatalog.NAMESPACE_KIND.equals(served.kind().kind())) {
+            namespaceTable(t, objects, include);
+            return t;
+        }
         List<PrinterColumns.Column> printed = PrinterColumns.of(served);
         ArrayNode columns = t.putArray("columnDefinitions");
         column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
@@ -110,12 +114,30 @@ final class Tables {
         object(row, o, includeObject);
     }
 
+    /** Namespaces as Kubernetes prints them: NAME, STATUS (the phase) and AGE. */
+    private static void namespaceTable(ObjectNode t, List<ObjectNode> objects, String includeObject) {
+        ArrayNode columns = t.putArray("columnDefinitions");
+        column(columns, "Name", "string", "name", 0, "Name must be unique within a namespace.");
+        column(columns, "Status", "string", "", 0, "The status of the namespace (status.phase).");
+        column(columns, "Age", "string", "", 0, "Time since the object was created (metadata.creationTimestamp).");
+        ArrayNode rows = t.putArray("rows");
+        for (ObjectNode o : objects) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            cells.add(o.path("metadata").path("name").asText());
+            cells.add(o.path("status").path("phase").asText(""));
+            cells.add(age(o.path("metadata").path("creationTimestamp").asText(null)));
+            object(row, o, includeObject);
+        }
+    }
+
+    /** A row's object, as {@code includeObject} asks: the whole object, its metadata (the default) or none. */
     private static void object(ObjectNode row, ObjectNode o, String includeObject) {
-        JsonNode meta = o.path("metadata");
         if (includeObject.equals("Object")) {
             row.set("object", o);
         } else if (!includeObject.equals("None")) {
-            row.putObject("object").put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1").set("metadata", meta);
+            row.putObject("object").put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1")
+                .set("metadata", o.path("metadata"));
         }
     }
 

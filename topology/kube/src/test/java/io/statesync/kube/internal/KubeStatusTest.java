@@ -40,4 +40,36 @@ class KubeStatusTest {
         assertThat(s.path("message").asText()).contains("watch.max.open.per.token");
         assertThat(capped.retryAfterSeconds()).isEqualTo(5);
     }
+
+    @Test
+    void shouldWordACreateInATerminatingNamespaceAsKubernetesNamespaceLifecycleDoes() {
+        ApiError refused = ApiError.forbidden("unable to create new content in namespace team-a because it is being terminated",
+            java.util.List.of(new ApiError.Cause("NamespaceTerminating", "namespace team-a is being terminated", "metadata.namespace")));
+
+        ObjectNode s = KubeStatus.of(ResourceHandlers.kubeMessage(refused, KindCatalog.of("WebApp", null), "late"),
+            "statesync.io", "webapps", null);
+
+        assertThat(s.path("code").asInt()).isEqualTo(403);
+        assertThat(s.path("reason").asText()).isEqualTo("Forbidden");
+        assertThat(s.path("message").asText()).isEqualTo("webapps.statesync.io \"late\" is forbidden: unable to create new"
+            + " content in namespace team-a because it is being terminated");
+        assertThat(s.path("details").path("name").asText()).isEqualTo("late");
+        assertThat(s.path("details").path("group").asText()).isEqualTo("statesync.io");
+        assertThat(s.path("details").path("kind").asText()).isEqualTo("webapps");
+        assertThat(s.path("details").path("causes").get(0).path("reason").asText()).isEqualTo("NamespaceTerminating");
+        assertThat(s.path("details").path("causes").get(0).path("field").asText()).isEqualTo("metadata.namespace");
+    }
+
+    @Test
+    void shouldKeepANamespaceNotFoundAboutTheNamespaceNotTheObject() {
+        ApiError missing = ApiError.notFound("namespaces \"nowhere\" not found")
+            .about(new ApiError.Subject("", "namespaces", "nowhere"));
+
+        ObjectNode s = KubeStatus.of(ResourceHandlers.kubeMessage(missing, KindCatalog.of("WebApp", null), "a"),
+            "statesync.io", "webapps", null);
+
+        assertThat(s.path("message").asText()).isEqualTo("namespaces \"nowhere\" not found");
+        assertThat(s.path("details").path("kind").asText()).isEqualTo("namespaces");
+        assertThat(s.path("details").path("name").asText()).isEqualTo("nowhere");
+    }
 }

@@ -45,15 +45,18 @@ public final class ResourceStore {
     private final StoredObjects objects;
     private final BiConsumer<String, String> answered;
     private final DryRuns dryRuns;
+    private final NamespaceLifecycle namespaces;
 
     /**
      * @param strategies the kind's strategy, from its policy as admission would use it (an {@link ApiError} 503 when
      *                   the policy does not decode)
      * @param answered   told of every answered write's key and version (empty when deleted), before the answer returns
+     * @param namespaces what a write into a missing or terminating namespace gets, decided before it is submitted
      */
     public ResourceStore(AdmissionTransport transport, StoredObjects objects, Function<String, ResourceStrategy> strategies,
-                         BiConsumer<String, String> answered) {
+                         BiConsumer<String, String> answered, NamespaceLifecycle namespaces) {
         this.transport = transport;
+        this.namespaces = namespaces;
         this.objects = objects;
         this.answered = answered;
         this.dryRuns = new DryRuns(objects, strategies);
@@ -65,6 +68,7 @@ public final class ResourceStore {
      */
     public WriteResult write(ResourceKey key, DesiredState desired, String requestId, String authorization)
         throws InterruptedException {
+        namespaces.admit(key);
         ReconcileEvent e = answer(key, transport.submitAll(List.of(
             new AdmissionTransport.Submission(key.toString(), desired, requestId, null))).get(0));
         return new WriteResult(status(e), e.getReason(), e.getResourceVersion(), readBack(authorization, key, e), false);
@@ -131,6 +135,7 @@ public final class ResourceStore {
 
     /** What {@link #write} would store and answer, decided against the newest committed copy; nothing is submitted. */
     public WriteResult dryRunWrite(ResourceKey key, DesiredState desired) throws InterruptedException {
+        namespaces.admit(key);
         return dryRuns.write(key, desired);
     }
 
@@ -159,16 +164,33 @@ public final class ResourceStore {
      * version, not read back.
      */
     public List<Outcome> writeAll(List<AdmissionTransport.Submission> writes) {
-        List<AdmissionTransport.Answer> answers = writes.isEmpty() ? List.of() : transport.submitAll(writes);
-        List<Outcome> out = new ArrayList<>(answers.size());
-        for (int i = 0; i < answers.size(); i++) {
+        ApiError[] refused = new ApiError[writes.size()];
+        List<AdmissionTransport.Submission> admitted = new ArrayList<>(writes.size());
+        for (int i = 0; i < writes.size(); i++) {
+            AdmissionTransport.Submission w = writes.get(i);
+            try {
+                if (w.desired() != null) {
+                    namespaces.admit(ResourceKey.parse(w.key()));
+                }
+                admitted.add(w);
+            } catch (ApiError e) {
+                refused[i] = e;
+            }
+        }
+        List<AdmissionTransport.Answer> answers = admitted.isEmpty() ? List.of() : transport.submitAll(admitted);
+        List<Outcome> out = new ArrayList<>(writes.size());
+        for (int i = 0, next = 0; i < writes.size(); i++) {
+            if (refused[i] != null) {
+                out.add(new Outcome(null, refused[i]));
+                continue;
+            }
             ResourceKey key = ResourceKey.parse(writes.get(i).key());
             try {
-                ReconcileEvent e = answer(key, answers.get(i));
+                ReconcileEvent e = answer(key, answers.get(next++));
                 out.add(new Outcome(new WriteResult(status(e), e.getReason(), e.getResourceVersion(), identity(key, e),
                     false), null));
-            } catch (ApiError refused) {
-                out.add(new Outcome(null, refused));
+            } catch (ApiError e) {
+                out.add(new Outcome(null, e));
             }
         }
         return out;

@@ -32,12 +32,14 @@ class ResourceStoreTest {
     private final InMemoryAdmission admission = new InMemoryAdmission();
     private final List<String> answered = new ArrayList<>();
     private java.util.function.Function<String, ReconcilePolicy> policies = kind -> ReconcilePolicy.defaults();
+    private java.util.function.Function<String, io.statesync.view.StoredResource> namespaces = key -> null;
     private ResourceStore store = store(Map.of());
 
     private ResourceStore store(Map<String, Object> config) {
         AppConfig appConfig = new AppConfig(config);
         return new ResourceStore(admission, admission, kind -> ResourceStrategy.of(policies.apply(kind), appConfig),
-            (key, version) -> answered.add(key + "@" + version));
+            (key, version) -> answered.add(key + "@" + version),
+            new NamespaceLifecycle(NamespaceLifecycle.Mode.AUTO_PROVISION, key -> namespaces.apply(key)));
     }
 
     private static DesiredState desired(String json, String expected) throws Exception {
@@ -256,6 +258,30 @@ class ResourceStoreTest {
         assertThat(out.get(1).result().code()).isEqualTo(201);
         assertThat(out.get(1).result().object().path("metadata").path("uid").asText()).isNotEmpty();
         assertThat(answered).hasSize(2).last().asString().startsWith(other + "@");
+    }
+
+    @Test
+    void shouldRefuseCreatesInATerminatingNamespaceInEveryWayOfWritingAndSubmitNothingForThem() throws Exception {
+        ResourceKey elsewhere = ResourceKey.of("WebApp", "other", "cart");
+        namespaces = key -> key.equals(NamespaceLifecycle.namespaceKey("default"))
+            ? io.statesync.view.StoredResource.of(key, new byte[4],
+                new io.statesync.topology.ResourceSummary(1, io.statesync.avro.SyncStatus.Deleting, false), null)
+            : null;
+
+        assertRefused(() -> store.write(KEY, spec(1), "a", null), 403, "Forbidden");
+        assertRefused(() -> store.dryRunWrite(KEY, spec(1)), 403, "Forbidden");
+        List<ResourceStore.Outcome> out = store.writeAll(List.of(
+            new AdmissionTransport.Submission(KEY.toString(), spec(1), "b", null),
+            new AdmissionTransport.Submission(elsewhere.toString(),
+                ResourceJson.desired(elsewhere, JSON.readTree("{\"spec\":{}}"), null), "c", null),
+            new AdmissionTransport.Submission(KEY.toString(), null, "d", null)));
+
+        assertThat(out.get(0).refused().code()).isEqualTo(403);
+        assertThat(out.get(0).refused().causes()).extracting(ApiError.Cause::reason).containsExactly("NamespaceTerminating");
+        assertThat(out.get(1).result().code()).as("a write in another namespace, in its place").isEqualTo(201);
+        assertThat(out.get(2).refused()).as("a delete is never refused by the namespace's lifecycle; here it is 404")
+            .satisfies(e -> assertThat(e == null || e.code() != 403).isTrue());
+        assertThat(answered).containsExactly(elsewhere + "@" + out.get(1).result().resourceVersion());
     }
 
     @Test

@@ -21,6 +21,13 @@ public final class ApiOnlyKinds {
      */
     public static final String NAMESPACE_FINALIZER = "kubernetes";
 
+    /**
+     * The finalizer that holds a CustomResourceDefinition while the objects of its kind are deleted, as Kubernetes'
+     * {@code customresourcecleanup.apiextensions.k8s.io} does: kept by admission on every definition that is not
+     * being deleted, removed by the server's content deleter once no object of the kind is left.
+     */
+    public static final String DEFINITION_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
     private static final Set<String> KINDS = Set.of(CUSTOM_RESOURCE_DEFINITION, NAMESPACE);
     private static final String DEFINITION_SUFFIX = "/definition";
 
@@ -31,19 +38,26 @@ public final class ApiOnlyKinds {
         return KINDS.contains(kind);
     }
 
+    /** The finalizer admission keeps on every object of {@code kind} not being deleted, or null for none. */
+    public static String finalizerOf(String kind) {
+        return NAMESPACE.equals(kind) ? NAMESPACE_FINALIZER
+            : CUSTOM_RESOURCE_DEFINITION.equals(kind) ? DEFINITION_FINALIZER : null;
+    }
+
     /**
-     * The write with the namespace finalizer added when it writes a namespace that is not being deleted and lacks it,
-     * and with an empty spec when it has none; otherwise {@code write} itself. A namespace being deleted keeps what the write says, so that the finalizer can
-     * be removed once the namespace is empty.
+     * The write with its kind's finalizer ({@link #finalizerOf}) added when it writes an object that is not being
+     * deleted and lacks it, and a namespace with an empty spec when it has none; otherwise {@code write} itself. An
+     * object being deleted keeps what the write says, so that the finalizer can be removed once its contents are gone.
      */
-    public static io.statesync.avro.DesiredState withNamespaceFinalizer(io.statesync.avro.Resource current,
-                                                                       io.statesync.avro.DesiredState write) {
-        if (!NAMESPACE.equals(write.getKind())) {
+    public static io.statesync.avro.DesiredState withApiFinalizer(io.statesync.avro.Resource current,
+                                                                  io.statesync.avro.DesiredState write) {
+        String finalizer = finalizerOf(write.getKind());
+        if (finalizer == null) {
             return write;
         }
         boolean deleting = current != null && current.getMetadata().getDeletionTimestamp() != null;
-        boolean addFinalizer = !deleting && !write.getFinalizers().contains(NAMESPACE_FINALIZER);
-        boolean noSpec = write.getSpec() == null || write.getSpec().getValue() == null;
+        boolean addFinalizer = !deleting && !write.getFinalizers().contains(finalizer);
+        boolean noSpec = NAMESPACE.equals(write.getKind()) && (write.getSpec() == null || write.getSpec().getValue() == null);
         if (!addFinalizer && !noSpec) {
             return write;
         }
@@ -54,7 +68,7 @@ public final class ApiOnlyKinds {
         }
         if (addFinalizer) {
             java.util.List<String> finalizers = new java.util.ArrayList<>(write.getFinalizers());
-            finalizers.add(NAMESPACE_FINALIZER);
+            finalizers.add(finalizer);
             b.setFinalizers(finalizers);
         }
         return b.build();

@@ -176,7 +176,7 @@ public final class WriteAdmission {
         if (schema.refused() != null) {
             return schema.refused();
         }
-        effective = ApiOnlyKinds.withNamespaceFinalizer(current, schema.effective());
+        effective = ApiOnlyKinds.withApiFinalizer(current, schema.effective());
         List<String> badRefs = OwnerCollector.validate(OwnerReferences.toReconciler(effective.getOwnerReferences()));
         if (!badRefs.isEmpty()) {
             return new Refused(EventType.Invalid, INVALID_OWNER_REFERENCES, String.join("; ", badRefs));

@@ -37,17 +37,25 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
     }
 
     @Test
-    void shouldDeleteADefinitionWithoutWaitingForAnAgent() {
-        settle(CRD, Map.of("group", "example.com"));
-        f.drainResources();
+    void shouldHoldADeletedDefinitionByItsCleanupFinalizerAndNotWaitForAnAgent() {
+        Resource created = settle(CRD, Map.of("group", "example.com"));
         f.deleteDesired(CRD);
         f.advance(Duration.ofSeconds(1));
-
+        List<Resource> held = f.drainResources();
+        release(CRD, Map.of("group", "example.com"));
         List<Resource> after = f.drainResources();
 
+        assertThat(created.getMetadata().getFinalizers()).containsExactly(ApiOnlyKinds.DEFINITION_FINALIZER);
+        assertThat(held).last().satisfies(r -> assertThat(r.getStatus().getSyncStatus()).isEqualTo(SyncStatus.Deleting));
         assertThat(f.drainCorrections()).isEmpty();
         assertThat(after).as("the definition's tombstone on the resources topic").isNotEmpty();
         assertThat(after.get(after.size() - 1)).isNull();
+    }
+
+    /** Removes the finalizers of {@code key}, which is being deleted, as the server's content deleter does. */
+    private void release(String key, Map<String, Object> spec) {
+        f.putDesired(TopologyFixture.desiredState(key, spec));
+        f.advance(Duration.ofSeconds(1));
     }
 
     @Test
@@ -59,6 +67,9 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
         var published = kinds.readKeyValuesToList();
         f.deleteDesired(CRD);
         f.advance(Duration.ofSeconds(1));
+        var whileDeleting = kinds.readKeyValuesToList();
+        release(CRD, Map.of("group", "example.com", "names", Map.of("kind", "Widget", "plural", "widgets"),
+            "versions", List.of(Map.of("name", "v1", "served", true, "storage", true))));
         var retracted = kinds.readKeyValuesToList();
         ReconcilePolicy policy = new PolicyCatalog(f.driver.getKeyValueStore(StatesyncTopology.KINDS_STORE),
             f.serdes.kindPolicy().deserializer(), f.topics.kinds()).forAdmission("Widget.example.com");
@@ -67,6 +78,7 @@ class ApiOnlyKindsTopologyTest extends TopologyTestBase {
             assertThat(kv.key).isEqualTo("Widget.example.com/definition");
             assertThat(kv.value.getDefinition()).contains("\"plural\":\"widgets\"");
         });
+        assertThat(whileDeleting).as("served while its objects are deleted").allSatisfy(kv -> assertThat(kv.value).isNotNull());
         assertThat(retracted).last().satisfies(kv -> {
             assertThat(kv.key).isEqualTo("Widget.example.com/definition");
             assertThat(kv.value).isNull();

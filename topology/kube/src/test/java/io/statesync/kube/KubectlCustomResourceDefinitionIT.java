@@ -329,6 +329,55 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(after.all()).contains("NotFound");
     }
 
+    static final String GADGETS = """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: gadgets.example.com
+        spec:
+          group: example.com
+          scope: Namespaced
+          names: {plural: gadgets, singular: gadget, kind: Gadget}
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+        """;
+
+    private static String gadget(String namespace, String name, String finalizers) {
+        return "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: " + name + "\n  namespace: " + namespace
+            + "\n  finalizers: " + finalizers + "\nspec:\n  size: 1\n";
+    }
+
+    @Test
+    void shouldDeleteEveryObjectOfADeletedDefinitionBeforeTheDefinitionGoes() throws Exception {
+        ok(GADGETS, "apply", "-f", "-");
+        ok(null, "wait", "--for=condition=Established", "crd/gadgets.example.com", "--timeout=30s");
+        ok(gadget("gx", "g1", "[]"), "apply", "-f", "-");
+        ok(gadget("gy", "g2", "[]"), "apply", "-f", "-");
+        ok(gadget("gx", "held", "[example.com/hold]"), "apply", "-f", "-");
+        JsonNode created = JSON.readTree(ok(null, "get", "crd", "gadgets.example.com", "-o", "json").out());
+
+        ok(null, "delete", "crd", "gadgets.example.com", "--wait=false");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+            .until(() -> ok(null, "get", "gadgets", "-A", "-o", "name").out().strip().equals("gadget.example.com/held"));
+        JsonNode terminating = JSON.readTree(ok(null, "get", "crd", "gadgets.example.com", "-o", "json").out());
+        Kubectl.Result late = kubectl.run(gadget("gx", "late", "[]"), "create", "-f", "-");
+        ok(null, "patch", "gadget", "held", "-n", "gx", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+            .until(() -> kubectl.run(null, "get", "crd", "gadgets.example.com").all().contains("NotFound"));
+
+        assertThat(created.path("metadata").path("finalizers")).extracting(JsonNode::asText)
+            .containsExactly("customresourcecleanup.apiextensions.k8s.io");
+        assertThat(terminating.path("status").path("conditions").toString()).contains("\"type\":\"Terminating\"")
+            .contains("InstanceDeletionInProgress");
+        assertThat(late.exit()).isNotZero();
+        assertThat(late.all()).contains("create not allowed while custom resource definition is terminating");
+        assertThat(kubectl.run(null, "get", "gadgets", "-A").all()).as("the kind is served no more").contains("NotFound");
+    }
+
     @Test
     void shouldRefuseADefinitionWhoseNameIsNotItsPluralAndGroup() throws Exception {
         String bad = WIDGETS.replace("name: widgets.example.com", "name: gadgets.example.com");

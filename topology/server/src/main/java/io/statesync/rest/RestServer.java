@@ -25,7 +25,7 @@ import io.statesync.rest.internal.JsonErrorHandler;
 import io.statesync.rest.internal.KeyRouter;
 import io.statesync.rest.internal.KindsApi;
 import io.statesync.rest.internal.KindsStoreQuery;
-import io.statesync.rest.internal.NamespaceDeleter;
+import io.statesync.rest.internal.ContentDeleter;
 import io.statesync.rest.internal.OpenApiDocument;
 import io.statesync.rest.internal.OversizedBodies;
 import io.statesync.rest.internal.ProbeServer;
@@ -93,7 +93,7 @@ public final class RestServer {
     private WatchHandler watch;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
-    private NamespaceDeleter namespaceDeleter;
+    private ContentDeleter contentDeleter;
     private ProbeServer probes;
     private ResourcesTopicQueries resourcesTopic;
     /** Further APIs found on the class path (the Kubernetes API), in the order the service loader found them. */
@@ -195,8 +195,8 @@ public final class RestServer {
         view.start();
         // Its read-back waits for the two loads readiness waits for, instead of taking a core from them.
         events.start(() -> view.ready() && streams != null && streams.state() == KafkaStreams.State.RUNNING);
-        namespaceDeleter.loop().start();
-        for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop(), namespaceDeleter.loop())) {
+        contentDeleter.loop().start();
+        for (LoopSupervisor loop : List.of(admission.loop(), view.loop(), events.loop(), contentDeleter.loop())) {
             loop.bindTo(registry);
             health.addLoop(loop);
         }
@@ -218,7 +218,7 @@ public final class RestServer {
             new ViewObjects(view, committedEnd::get), kind -> ResourceStrategy.of(kinds.policyFor(kind), config),
             answered::answered, new NamespaceLifecycle(NamespaceLifecycle.Mode.parse(config.getString(ServerConfig.NAMESPACE_LIFECYCLE)),
                 view::get));
-        namespaceDeleter = new NamespaceDeleter(config, view, store);
+        contentDeleter = new ContentDeleter(config, view, store);
         WriteApi writes = new WriteApi(config, store);
         BulkApi bulk = new BulkApi(config, store);
         KindsApi kindsApi = new KindsApi(config, topics, serdes, admission, kinds::store);
@@ -362,8 +362,8 @@ public final class RestServer {
         if (javalin != null) {
             javalin.stop();
         }
-        if (namespaceDeleter != null) {
-            namespaceDeleter.loop().stop();
+        if (contentDeleter != null) {
+            contentDeleter.loop().stop();
         }
         for (AutoCloseable c : new AutoCloseable[] {probes, router, committedEnd, view, events, admission, resourcesTopic}) {
             closeQuietly(c);

@@ -257,14 +257,15 @@ public final class ServerConfig implements ConfigSection {
                     + " NamespaceLifecycle refuses it. Either way a create in a namespace being deleted is refused with"
                     + " 403 Forbidden, and deletes are never refused.")
             .define(NAMESPACE_DELETION_BATCH_MAX_ITEMS, Type.INT, 500, Range.between(1, 100_000), Importance.LOW,
-                "The most resources of deleted namespaces one round of the namespace deleter deletes (one batch of"
-                    + " deletes, submitted together); the rest wait for the next round.")
+                "The most resources of deleted namespaces and deleted CustomResourceDefinitions' kinds one round of the"
+                    + " content deleter deletes (one batch of deletes, submitted together); the rest wait for the next"
+                    + " round.")
             .define(NAMESPACE_DELETION_BATCH_MAX_BYTES, Type.LONG, 4L * 1024 * 1024, Range.between(64 * 1024, 1L << 40),
                 Importance.LOW,
-                "The most bytes of resources (as stored on statesync.resources) of deleted namespaces one round of the"
-                    + " namespace deleter deletes; the first always counts as fitting.")
+                "The most bytes of resources (as stored on statesync.resources) of deleted namespaces and definitions"
+                    + " one round of the content deleter deletes; the first always counts as fitting.")
             .define(NAMESPACE_DELETION_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.LOW,
-                "The pause between two rounds of the namespace deleter, which deletes the resources of namespaces"
-                    + " being deleted and releases each namespace once it is empty.");
+                "The pause between two rounds of the content deleter, which deletes the resources of namespaces and of"
+                    + " CustomResourceDefinitions being deleted and releases each once it is empty.");
     }
 }

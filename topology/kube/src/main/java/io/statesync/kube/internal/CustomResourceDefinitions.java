@@ -146,7 +146,8 @@ final class CustomResourceDefinitions {
 
     /**
      * The status Kubernetes reports of an established definition: its names accepted (with the defaults it fills
-     * in), {@code NamesAccepted} and {@code Established} true since it was created, and the stored version.
+     * in), {@code NamesAccepted} and {@code Established} true since it was created, {@code Terminating} true while
+     * the objects of a deleted definition are deleted, and the stored version.
      */
     static void putStatus(ObjectNode object) {
         JsonNode spec = object.path("spec");
@@ -166,6 +167,11 @@ final class CustomResourceDefinitions {
             .put("reason", "NoConflicts").put("message", "no conflicts found");
         conditions.addObject().put("type", "Established").put("status", "True").put("lastTransitionTime", since)
             .put("reason", "InitialNamesAccepted").put("message", "the initial names have been accepted");
+        String deleted = object.path("metadata").path("deletionTimestamp").asText("");
+        if (!deleted.isEmpty()) {
+            conditions.addObject().put("type", "Terminating").put("status", "True").put("lastTransitionTime", deleted)
+                .put("reason", "InstanceDeletionInProgress").put("message", "CustomResource deletion is in progress");
+        }
         ArrayNode stored = status.putArray("storedVersions");
         for (JsonNode v : spec.path("versions")) {
             if (v.path("storage").asBoolean(false)) {

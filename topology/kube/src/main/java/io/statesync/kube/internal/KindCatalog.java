@@ -89,7 +89,7 @@ public final class KindCatalog {
     private static final Kind DEFINITIONS = new Kind(CRD_KIND, CRD_GROUP, List.of("v1"), "customresourcedefinitions",
         "customresourcedefinition", List.of("crd", "crds"), List.of("api-extensions"), false, null, null);
 
-    /** Kubernetes' core {@code v1 Namespace}, cluster-scoped, an object statesync itself acts on (see NamespaceDeleter). */
+    /** Kubernetes' core {@code v1 Namespace}, cluster-scoped, an object statesync itself acts on (see ContentDeleter). */
     public static final String NAMESPACE_KIND = io.statesync.topology.ApiOnlyKinds.NAMESPACE;
     static final Kind NAMESPACES = new Kind(NAMESPACE_KIND, "", List.of("v1"), "namespaces", "namespace", List.of("ns"),
         List.of(), false, null, null);

@@ -75,7 +75,19 @@ public final class ResourceHandlers {
         ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), nameOf(kind, body));
         DesiredState desired = RestContext.desired(key, body, null);
         desired.setCreateOnly(true);
+        refuseWhileDefinitionTerminates(kind);
         written(ctx, served, key, desired);
+    }
+
+    /** As the apiserver, no object of a kind is created while its definition is deleted with its objects. */
+    private void refuseWhileDefinitionTerminates(KindCatalog.Kind kind) {
+        if (kind.definition() == null) {
+            return;
+        }
+        StoredResource crd = context.view().get(KindCatalog.CRD_KIND + "//" + kind.plural() + "." + kind.group());
+        if (crd != null && crd.resource().getMetadata().getDeletionTimestamp() != null) {
+            throw KubeStatus.methodNotAllowed("create not allowed while custom resource definition is terminating");
+        }
     }
 
     /**

@@ -14,6 +14,7 @@ import io.statesync.reconciler.Propagation;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.store.AdmissionTransport;
 import io.statesync.rest.store.ResourceStore;
+import io.statesync.schemas.Values;
 import io.statesync.server.ServerConfig;
 import io.statesync.topology.ApiOnlyKinds;
 import io.statesync.topology.LoopSupervisor;
@@ -24,8 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kubernetes' namespace controller: empties each namespace being deleted, then releases it. A background loop under a
- * {@link LoopSupervisor}; each round:
+ * Kubernetes' namespace controller and its CustomResourceDefinition finalizer in one loop: empties each namespace and
+ * each definition being deleted (a definition's contents are the objects of the kind it defines, in every namespace),
+ * then releases it. A background loop under a {@link LoopSupervisor}; each round, for namespaces as follows and for
+ * definitions alike:
  * <ol>
  *   <li>finds the namespaces being deleted among the Namespace objects of the resource view (their summaries, a walk
  *   over the namespaces' index entries with nothing decoded);</li>
@@ -43,10 +46,11 @@ import org.slf4j.LoggerFactory;
  * release that lost a race fails its precondition, so two instances do no harm, only repeat a little work. An orphan
  * placeholder (what an agent reports and nobody wrote) is neither deleted nor waited for.
  */
-public final class NamespaceDeleter {
+public final class ContentDeleter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(NamespaceDeleter.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ContentDeleter.class);
     private static final String NAMESPACE_PREFIX = ApiOnlyKinds.NAMESPACE + "//";
+    private static final String DEFINITION_PREFIX = ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION + "//";
 
     /** What the deleter reads: the resource view's index. */
     interface Index {
@@ -73,7 +77,7 @@ public final class NamespaceDeleter {
     private final long intervalMs;
     private final LoopSupervisor loop;
 
-    public NamespaceDeleter(AppConfig config, ResourceView view, ResourceStore store) {
+    public ContentDeleter(AppConfig config, ResourceView view, ResourceStore store) {
         this(config, new Index() {
             @Override
             public boolean ready() {
@@ -97,18 +101,18 @@ public final class NamespaceDeleter {
 
             @Override
             public void write(ResourceKey key, io.statesync.avro.DesiredState desired) throws InterruptedException {
-                store.write(key, desired, "namespace-deleter-" + key.name(), null);
+                store.write(key, desired, "content-deleter-" + key.name(), null);
             }
         });
     }
 
-    NamespaceDeleter(AppConfig config, Index view, Writes store) {
+    ContentDeleter(AppConfig config, Index view, Writes store) {
         this.view = view;
         this.store = store;
         this.maxItems = config.getInt(ServerConfig.NAMESPACE_DELETION_BATCH_MAX_ITEMS);
         this.maxBytes = config.getLong(ServerConfig.NAMESPACE_DELETION_BATCH_MAX_BYTES);
         this.intervalMs = config.getLong(ServerConfig.NAMESPACE_DELETION_INTERVAL_MS);
-        this.loop = LoopSupervisor.of("statesync-namespace-deleter", this::run, config);
+        this.loop = LoopSupervisor.of("statesync-content-deleter", this::run, config);
     }
 
     public LoopSupervisor loop() {
@@ -129,17 +133,25 @@ public final class NamespaceDeleter {
         }
     }
 
-    /** One round; answers how many deletes it submitted and how many namespaces it released. */
+    /** One round; answers how many deletes it submitted and how many namespaces and definitions it released. */
     public Round round() {
         Budget budget = new Budget(maxItems, maxBytes);
         List<AdmissionTransport.Submission> deletes = new ArrayList<>();
         int released = 0;
         for (StoredResource ns : view.withKeyPrefix(NAMESPACE_PREFIX)) {
-            if (ns.syncStatus() != SyncStatus.Deleting) {
-                continue;
-            }
             String name = ns.key().substring(NAMESPACE_PREFIX.length());
-            if (!collect(name, budget, deletes) && release(ns)) {
+            if (ns.syncStatus() == SyncStatus.Deleting && !collect(namespaceContents(name), name, budget, deletes)
+                && release(ns, ApiOnlyKinds.NAMESPACE_FINALIZER)) {
+                released++;
+            }
+        }
+        for (StoredResource crd : view.withKeyPrefix(DEFINITION_PREFIX)) {
+            String kind = crd.syncStatus() == SyncStatus.Deleting
+                ? ApiOnlyKinds.definedKind(Values.toJson(crd.resource().getSpec())) : null;
+            String name = crd.key().substring(DEFINITION_PREFIX.length());
+            if (crd.syncStatus() == SyncStatus.Deleting
+                && (kind == null || !collect(List.of(kind + "/"), name, budget, deletes))
+                && release(crd, ApiOnlyKinds.DEFINITION_FINALIZER)) {
                 released++;
             }
         }
@@ -149,7 +161,7 @@ public final class NamespaceDeleter {
             } catch (ApiError unavailable) {
                 // Admission cannot take writes now (starting, or its producer failing): the next round tries again,
                 // and the loop stays running, so readiness does not follow a passing hiccup of the writes.
-                LOG.warn("Namespace deletes not submitted this round: {}", unavailable.getMessage());
+                LOG.warn("Deletes of contents not submitted this round: {}", unavailable.getMessage());
                 return new Round(0, released);
             }
         }
@@ -160,20 +172,29 @@ public final class NamespaceDeleter {
     public record Round(int deletes, int released) {
     }
 
-    /**
-     * Adds the deletes of {@code namespace}'s objects that the budget still takes; answers whether anything is left in
-     * the namespace (being deleted, or past the budget).
-     */
-    private boolean collect(String namespace, Budget budget, List<AdmissionTransport.Submission> deletes) {
-        boolean left = false;
+    /** The key prefixes of a namespace's objects: one per kind, since keys lead with the kind. */
+    private List<String> namespaceContents(String namespace) {
+        List<String> prefixes = new ArrayList<>();
         for (String kind : view.kinds()) {
-            for (StoredResource r : view.withKeyPrefix(kind + "/" + namespace + "/")) {
+            prefixes.add(kind + "/" + namespace + "/");
+        }
+        return prefixes;
+    }
+
+    /**
+     * Adds the deletes of the objects under {@code prefixes} that the budget still takes; answers whether anything is
+     * left under them (being deleted, or past the budget).
+     */
+    private boolean collect(List<String> prefixes, String owner, Budget budget, List<AdmissionTransport.Submission> deletes) {
+        boolean left = false;
+        for (String prefix : prefixes) {
+            for (StoredResource r : view.withKeyPrefix(prefix)) {
                 if (r.syncStatus() == SyncStatus.Orphaned) {
                     continue;
                 }
                 left = true;
                 if (r.syncStatus() != SyncStatus.Deleting && budget.take(r.storedBytes())) {
-                    deletes.add(new AdmissionTransport.Submission(r.key(), null, "namespace-deleter-" + namespace, null,
+                    deletes.add(new AdmissionTransport.Submission(r.key(), null, "content-deleter-" + owner, null,
                         Propagation.Background.name()));
                 }
             }
@@ -181,17 +202,17 @@ public final class NamespaceDeleter {
         return left;
     }
 
-    /** Removes the namespace's finalizer, so that it goes; false when another write came first or it has none. */
-    private boolean release(StoredResource ns) {
+    /** Removes the owner's {@code finalizer}, so that it goes; false when another write came first or it has none. */
+    private boolean release(StoredResource ns, String finalizer) {
         ResourceKey key = ResourceKey.parse(ns.key());
         List<String> finalizers = ns.resource().getMetadata().getFinalizers();
-        if (!finalizers.contains(ApiOnlyKinds.NAMESPACE_FINALIZER)) {
+        if (!finalizers.contains(finalizer)) {
             // Released already; another finalizer holds it, which is its owner's to remove.
             return false;
         }
         ArrayNode rest = JsonNodeFactory.instance.arrayNode();
         for (String f : finalizers) {
-            if (!ApiOnlyKinds.NAMESPACE_FINALIZER.equals(f)) {
+            if (!finalizer.equals(f)) {
                 rest.add(f);
             }
         }
@@ -201,7 +222,7 @@ public final class NamespaceDeleter {
             store.write(key, io.statesync.rest.RestContext.patch(key, PatchType.MergePatch, patch, ns.resourceVersion()));
             return true;
         } catch (ApiError e) {
-            LOG.debug("Namespace {} not released this round: {}", key.name(), e.getMessage());
+            LOG.debug("{} not released this round: {}", key, e.getMessage());
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -20,8 +20,8 @@ import io.statesync.view.StoredResource;
 import io.statesync.view.StoredResourceTest;
 import org.junit.jupiter.api.Test;
 
-/** One round of the namespace deleter over an index held in a map: what it deletes, what it waits for, when it releases. */
-class NamespaceDeleterTest {
+/** One round of the content deleter over an index held in a map: what it deletes, what it waits for, when it releases. */
+class ContentDeleterTest {
 
     private final TreeMap<String, StoredResource> index = new TreeMap<>();
     private final List<List<String>> deleteBatches = new ArrayList<>();
@@ -29,10 +29,10 @@ class NamespaceDeleterTest {
     private boolean refuseRelease;
     private boolean refuseDeletes;
 
-    private NamespaceDeleter deleter(int maxItems, long maxBytes) {
+    private ContentDeleter deleter(int maxItems, long maxBytes) {
         AppConfig config = new AppConfig(Map.of(ServerConfig.NAMESPACE_DELETION_BATCH_MAX_ITEMS, maxItems,
             ServerConfig.NAMESPACE_DELETION_BATCH_MAX_BYTES, maxBytes));
-        return new NamespaceDeleter(config, new NamespaceDeleter.Index() {
+        return new ContentDeleter(config, new ContentDeleter.Index() {
             @Override
             public boolean ready() {
                 return true;
@@ -54,7 +54,7 @@ class NamespaceDeleterTest {
             public List<StoredResource> withKeyPrefix(String prefix) {
                 return new ArrayList<>(index.subMap(prefix, prefix + Character.MAX_VALUE).values());
             }
-        }, new NamespaceDeleter.Writes() {
+        }, new ContentDeleter.Writes() {
             @Override
             public void deleteAll(List<AdmissionTransport.Submission> deletes) {
                 if (refuseDeletes) {
@@ -101,11 +101,33 @@ class NamespaceDeleterTest {
         put("WebApp/kept/c", SyncStatus.Synced, List.of(), 10);
         put("WebApp/gone-too/d", SyncStatus.Synced, List.of(), 10);
 
-        NamespaceDeleter.Round round = deleter(100, 1 << 20).round();
+        ContentDeleter.Round round = deleter(100, 1 << 20).round();
 
         assertThat(deleteBatches).containsExactly(List.of("WebApp/gone/a", "Widget.example.com/gone/b"));
-        assertThat(round).isEqualTo(new NamespaceDeleter.Round(2, 0));
+        assertThat(round).isEqualTo(new ContentDeleter.Round(2, 0));
         assertThat(released).as("not released while anything is left").isEmpty();
+    }
+
+    @Test
+    void shouldDeleteEveryObjectOfADeletedDefinitionsKindInEveryNamespaceThenReleaseTheDefinition() {
+        String crd = "CustomResourceDefinition.apiextensions.k8s.io//widgets.example.com";
+        put(crd, SyncStatus.Deleting, List.of("customresourcecleanup.apiextensions.k8s.io", "example.com/keep"), 10);
+        index.get(crd).resource().setSpec(io.statesync.schemas.Values.fromJava(Map.of("group", "example.com",
+            "names", Map.of("kind", "Widget", "plural", "widgets"))));
+        put("Widget.example.com/a/w1", SyncStatus.Synced, List.of(), 10);
+        put("Widget.example.com/b/w2", SyncStatus.Stalled, List.of(), 10);
+        put("Widget.example.comx/a/other", SyncStatus.Synced, List.of(), 10);
+        put("Gadget.example.com/a/g", SyncStatus.Synced, List.of(), 10);
+
+        ContentDeleter.Round first = deleter(100, 1 << 20).round();
+        index.remove("Widget.example.com/a/w1");
+        index.remove("Widget.example.com/b/w2");
+        ContentDeleter.Round second = deleter(100, 1 << 20).round();
+
+        assertThat(deleteBatches).containsExactly(List.of("Widget.example.com/a/w1", "Widget.example.com/b/w2"));
+        assertThat(first).isEqualTo(new ContentDeleter.Round(2, 0));
+        assertThat(second).isEqualTo(new ContentDeleter.Round(0, 1));
+        assertThat(released).containsExactly(crd);
     }
 
     @Test
@@ -113,11 +135,11 @@ class NamespaceDeleterTest {
         namespace("gone", SyncStatus.Deleting);
         put("WebApp/gone/held", SyncStatus.Deleting, List.of("example.com/hold"), 10);
 
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(0, 0));
         index.remove("WebApp/gone/held");
         put("WebApp/gone/orphan", SyncStatus.Orphaned, List.of(), 10);
 
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 1));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(0, 1));
         assertThat(released).containsExactly("Namespace.core//gone");
         assertThat(deleteBatches).isEmpty();
     }
@@ -141,14 +163,14 @@ class NamespaceDeleterTest {
         namespace("gone", SyncStatus.Deleting);
         refuseRelease = true;
 
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(0, 0));
     }
 
     @Test
     void shouldNotReleaseAgainANamespaceThatOnlyAnotherFinalizerHolds() {
         put("Namespace.core//gone", SyncStatus.Deleting, List.of("example.com/keep"), 10);
 
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(0, 0));
         assertThat(released).isEmpty();
     }
 
@@ -158,8 +180,8 @@ class NamespaceDeleterTest {
         put("WebApp/gone/a", SyncStatus.Synced, List.of(), 10);
         refuseDeletes = true;
 
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(0, 0));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(0, 0));
         refuseDeletes = false;
-        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new NamespaceDeleter.Round(1, 0));
+        assertThat(deleter(100, 1 << 20).round()).isEqualTo(new ContentDeleter.Round(1, 0));
     }
 }

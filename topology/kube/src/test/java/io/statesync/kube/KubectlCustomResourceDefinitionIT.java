@@ -329,22 +329,9 @@ class KubectlCustomResourceDefinitionIT {
         assertThat(after.all()).contains("NotFound");
     }
 
-    static final String GADGETS = """
-        apiVersion: apiextensions.k8s.io/v1
-        kind: CustomResourceDefinition
-        metadata:
-          name: gadgets.example.com
-        spec:
-          group: example.com
-          scope: Namespaced
-          names: {plural: gadgets, singular: gadget, kind: Gadget}
-          versions:
-          - name: v1
-            served: true
-            storage: true
-            schema:
-              openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-        """;
+    /** A namespaced kind that keeps any field, defined like the regions. */
+    static final String GADGETS = CLUSTERS.replace("regions", "gadgets").replace("region", "gadget")
+        .replace("Region", "Gadget").replace("scope: Cluster", "scope: Namespaced");
 
     private static String gadget(String namespace, String name, String finalizers) {
         return "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: " + name + "\n  namespace: " + namespace

@@ -91,7 +91,7 @@ public final class KubeApi implements RestExtension {
         routes.put(collection + "/{name}", objects::update);
         routes.patch(collection + "/{name}", objects::patch);
         routes.delete(collection + "/{name}", objects::delete);
-        routes.get(collection + "/{name}/status", objects::get);
+        routes.get(collection + "/{name}/status", objects::statusGet);
         routes.put(collection + "/{name}/status", objects::statusWrite);
         routes.patch(collection + "/{name}/status", objects::statusWrite);
     }

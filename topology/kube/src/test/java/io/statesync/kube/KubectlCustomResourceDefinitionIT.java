@@ -319,6 +319,25 @@ class KubectlCustomResourceDefinitionIT {
     }
 
     @Test
+    void shouldServeTheStatusSubresourceOnlyWhereTheVersionDeclaresIt() throws Exception {
+        ok("apiVersion: example.com/v1\nkind: Region\nmetadata:\n  name: us-east\nspec:\n  zones: 2\n", "apply", "-f", "-");
+        ok(widget("status", "w", "  size: small"), "apply", "-f", "-");
+
+        Kubectl.Result regionStatus = kubectl.run(null, "get", "--raw", "/apis/example.com/v1/regions/us-east/status");
+        Kubectl.Result regionPatch = kubectl.run(null, "patch", "region", "us-east", "--subresource=status", "--type=merge",
+            "-p", "{\"status\":{\"ready\":true}}");
+        Kubectl.Result widgetStatus = ok(null, "get", "--raw", "/apis/example.com/v1/namespaces/status/widgets/w/status");
+        JsonNode discovery = JSON.readTree(ok(null, "get", "--raw", "/apis/example.com/v1").out());
+
+        assertThat(regionStatus.exit()).isNotZero();
+        assertThat(regionStatus.all()).contains("NotFound");
+        assertThat(regionPatch.exit()).isNotZero();
+        assertThat(widgetStatus.out()).contains("\"name\":\"w\"");
+        assertThat(discovery.path("resources").findValuesAsText("name")).contains("widgets/status")
+            .doesNotContain("regions/status");
+    }
+
+    @Test
     void shouldDeleteAnObjectOfADefinedKind() throws Exception {
         ok(widget("team-b", "gone", "  size: large"), "apply", "-f", "-");
         Kubectl.Result deleted = ok(null, "delete", "widget", "gone", "-n", "team-b", "--wait=true", "--timeout=30s");

@@ -55,7 +55,7 @@ public final class Discovery {
     /** Core v1: namespaces, and Events, read-only. */
     public void coreV1(Context ctx) {
         ObjectNode n = resourceList("v1");
-        resource(n.withArray("resources"), KindCatalog.NAMESPACES);
+        resource(n.withArray("resources"), KindCatalog.NAMESPACES, "v1");
         event(n.withArray("resources"));
         ctx.json(n);
     }
@@ -109,13 +109,13 @@ public final class Discovery {
         ObjectNode n = resourceList(group + "/" + version);
         ArrayNode resources = n.withArray("resources");
         for (KindCatalog.Kind k : served) {
-            resource(resources, k);
+            resource(resources, k, version);
         }
         ctx.json(n);
     }
 
-    /** A kind and its status subresource in an unaggregated resource list. */
-    private static void resource(ArrayNode resources, KindCatalog.Kind k) {
+    /** A kind and, where {@code version} serves it, its status subresource in an unaggregated resource list. */
+    private static void resource(ArrayNode resources, KindCatalog.Kind k, String version) {
         ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
             .put("namespaced", k.namespaced()).put("kind", k.kindName());
         verbs(k).forEach(r.putArray("verbs")::add);
@@ -124,6 +124,9 @@ public final class Discovery {
         }
         if (!k.categories().isEmpty()) {
             k.categories().forEach(r.putArray("categories")::add);
+        }
+        if (!k.hasStatusSubresource(version)) {
+            return;
         }
         ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
             .put("namespaced", k.namespaced()).put("kind", k.kindName());
@@ -209,6 +212,9 @@ public final class Discovery {
         }
         if (!k.categories().isEmpty()) {
             k.categories().forEach(r.putArray("categories")::add);
+        }
+        if (!k.hasStatusSubresource(version)) {
+            return;
         }
         ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
         status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());

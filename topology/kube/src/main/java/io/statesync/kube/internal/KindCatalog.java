@@ -66,6 +66,12 @@ public final class KindCatalog {
         }
 
         /** The definition's version named {@code version}, or null. */
+        /** Whether {@code version} serves {@code /status} (see {@link Served#hasStatusSubresource()}). */
+        public boolean hasStatusSubresource(String version) {
+            ObjectNode v = definitionVersion(version);
+            return definition == null || v != null && v.path("subresources").has("status");
+        }
+
         public ObjectNode definitionVersion(String version) {
             if (definition == null) {
                 return null;
@@ -83,6 +89,14 @@ public final class KindCatalog {
     public record Served(Kind kind, String version) {
         public String apiVersion() {
             return kind.apiVersion(version);
+        }
+
+        /**
+         * Whether the version serves {@code /status}: every statesync kind does; a defined kind when its version
+         * declares {@code subresources.status}, as in Kubernetes.
+         */
+        public boolean hasStatusSubresource() {
+            return kind.hasStatusSubresource(version);
         }
     }
 

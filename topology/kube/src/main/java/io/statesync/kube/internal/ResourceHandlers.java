@@ -53,6 +53,21 @@ public final class ResourceHandlers {
         this.kinds = kinds;
     }
 
+    /** GET of {@code .../status}: the object, where the version serves the subresource. */
+    public void statusGet(Context ctx) throws InterruptedException {
+        statusOf(ctx);
+        get(ctx);
+    }
+
+    /** The served kind of a {@code .../status} path; 404 as the apiserver answers when the version has no such subresource. */
+    private KindCatalog.Served statusOf(Context ctx) {
+        KindCatalog.Served served = kinds.resolve(ctx);
+        if (!served.hasStatusSubresource()) {
+            throw ApiError.notFound("the server could not find the requested resource");
+        }
+        return served;
+    }
+
     public void get(Context ctx) throws InterruptedException {
         KindCatalog.Served served = kinds.resolve(ctx);
         KindCatalog.Kind kind = served.kind();
@@ -179,7 +194,7 @@ public final class ResourceHandlers {
      * is the precondition; spec, metadata and generation never change.
      */
     public void statusWrite(Context ctx) throws InterruptedException {
-        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Served served = statusOf(ctx);
         KindCatalog.Kind kind = served.kind();
         ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
         PatchType type = "PUT".equals(ctx.method().name()) ? null : KubeRequests.patchType(ctx.contentType(), kind);

@@ -19,7 +19,7 @@ import io.statesync.schemas.Values;
  * by the schema of the version it was written in, as the apiserver does before it stores a custom resource. Its half in the key's
  * task, so that every writer, the Kafka topic's too, is held to it, and dry runs decide as writes do.
  */
-final class Schemas {
+public final class Schemas {
 
     /** The write with its spec pruned and defaulted, or the refusal whose causes name each field. */
     record Outcome(DesiredState effective, WriteAdmission.Refused refused) {
@@ -41,6 +41,67 @@ final class Schemas {
         }
         DesiredState out = DesiredState.newBuilder(effective).setSpec(Values.fromJava(a.object().get("spec"))).build();
         return new Outcome(out, null);
+    }
+
+    /** A status write's report with its status pruned and defaulted, or the refusal whose causes name each field. */
+    public record StatusOutcome(io.statesync.avro.ObservedState report, WriteAdmission.Refused refused) {
+    }
+
+    /**
+     * Holds a status write to the storage version's schema, as the apiserver holds a status update: the status the
+     * write reports (its fields, conditions and observedGeneration) is validated beside the stored spec, and only
+     * the status's own errors refuse it; the fields the schema does not know are pruned from the report.
+     */
+    public static StatusOutcome admitStatus(KindDefinition definition, io.statesync.avro.ObservedState report,
+                                            Resource current) {
+        StructuralSchema schema = definition.schema();
+        if (schema == null) {
+            return new StatusOutcome(report, null);
+        }
+        Map<String, Object> status = new LinkedHashMap<>();
+        if (Values.toJava(report.getStatus()) instanceof Map<?, ?> fields) {
+            fields.forEach((k, v) -> status.put((String) k, v));
+        }
+        if (!report.getConditions().isEmpty()) {
+            status.put("conditions", conditions(report.getConditions()));
+        }
+        if (report.getObservedGeneration() > 0) {
+            status.put("observedGeneration", report.getObservedGeneration());
+        }
+        Map<String, Object> object = object(Values.toJava(current.getSpec()));
+        object.put("status", status);
+        StructuralSchema.Admission a = schema.admit(object, null);
+        List<FieldError> errors = a.errors().stream().filter(e -> e.field().startsWith("status")).toList();
+        if (!errors.isEmpty()) {
+            return new StatusOutcome(null, refusal(errors));
+        }
+        Map<String, Object> admitted = new LinkedHashMap<>();
+        if (a.object().get("status") instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> admitted.put((String) k, v));
+        }
+        admitted.remove("conditions");
+        admitted.remove("observedGeneration");
+        io.statesync.avro.ObservedState out = io.statesync.avro.ObservedState.newBuilder(report)
+            .setStatus(admitted.isEmpty() && report.getStatus() == null ? null : Values.fromJava(admitted)).build();
+        return new StatusOutcome(out, null);
+    }
+
+    /** The reported conditions as the JSON a status holds them in. */
+    private static List<Object> conditions(List<io.statesync.avro.Condition> conditions) {
+        List<Object> out = new ArrayList<>(conditions.size());
+        for (io.statesync.avro.Condition c : conditions) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", c.getType());
+            m.put("status", c.getStatus());
+            m.put("reason", c.getReason());
+            m.put("message", c.getMessage());
+            m.put("lastTransitionTime", c.getLastTransitionTime() == null ? null : c.getLastTransitionTime().toString());
+            if (c.getObservedGeneration() != null) {
+                m.put("observedGeneration", c.getObservedGeneration());
+            }
+            out.add(m);
+        }
+        return out;
     }
 
     private static Map<String, Object> object(Object spec) {

@@ -58,6 +58,35 @@ class StatusOnlyReportsTopologyTest extends TopologyTestBase {
     }
 
     @Test
+    void shouldHoldAStatusWriteOfADefinedKindToItsSchemaAndPruneWhatItDoesNotKnow() {
+        Map<String, Object> status = Map.of("type", "object", "properties", Map.of(
+            "readyReplicas", Map.of("type", "integer", "minimum", 0L),
+            "conditions", Map.of("type", "array", "items", Map.of("type", "object", "x-kubernetes-preserve-unknown-fields", true))));
+        f.putDesired(TopologyFixture.desiredState(ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION + "//widgets.example.com",
+            Map.of("group", "example.com", "names", Map.of("kind", "Widget", "plural", "widgets"),
+                "versions", List.of(Map.of("name", "v1", "served", true, "storage", true, "schema", Map.of("openAPIV3Schema",
+                    Map.of("type", "object", "required", List.of("spec"), "properties", Map.of(
+                        "spec", Map.of("type", "object", "x-kubernetes-preserve-unknown-fields", true),
+                        "status", status))))))));
+        f.advance(Duration.ofSeconds(1));
+        String widget = "Widget.example.com/default/w";
+        f.putDesired(TopologyFixture.desiredState(widget, Map.of("size", 1L)));
+        f.advance(Duration.ofSeconds(1));
+        f.drainResources();
+
+        ReconcileEvent negative = writeStatus(widget, 1, Map.of("readyReplicas", -1L), null, "s1");
+        ReconcileEvent extra = writeStatus(widget, 1, Map.of("readyReplicas", 2L, "unknown", "x"), null, "s2");
+        Resource after = last();
+
+        assertThat(negative.getType()).isEqualTo(EventType.Invalid);
+        assertThat(negative.getReason()).isEqualTo(WriteAdmission.SCHEMA_VIOLATION);
+        assertThat(negative.getCauses()).extracting(c -> c.getField()).containsExactly("status.readyReplicas");
+        assertThat(extra.getType()).isEqualTo(EventType.Accepted);
+        assertThat(Values.toJava(after.getStatus().getReported())).isEqualTo(Map.of("readyReplicas", 2L));
+        assertThat(after.getStatus().getReportedConditions()).extracting(Condition::getType).containsExactly("Ready");
+    }
+
+    @Test
     void shouldBeSyncedWhenAControllerReportsOnlyStatusAtTheGeneration() {
         Resource created = settle(Map.of("replicas", 2L));
         assertThat(created.getStatus().getSyncStatus()).isNotEqualTo(SyncStatus.Synced);

@@ -387,6 +387,10 @@ final class ReconcileEngine implements CollectedTask {
                 "the report is stale: it is older than the latest report, or about another uid"), current, now);
             return;
         }
+        report = admitStatus(w, report, current, now);
+        if (report == null) {
+            return;
+        }
         ObservedState prev = st.getObserved();
         boolean agentSpec = prev != null && !st.getObservedFromStatus();
         report.setState(observedSpec(st, current, report));
@@ -405,6 +409,24 @@ final class ReconcileEngine implements CollectedTask {
             out.answer(w.key(), events.admission(EventType.Accepted, STATUS_REPORTED, "status reported by "
                 + report.getReporter(), w, answered, answered.getMetadata().getResourceVersion(), now), w.answerId(), now);
         }
+    }
+
+    /** The report held to the kind's schema, or null once the write is refused (unavailable policy, invalid status). */
+    private ObservedState admitStatus(Write w, ObservedState report, Resource current, long now) {
+        io.statesync.topology.Schemas.StatusOutcome outcome;
+        try {
+            outcome = io.statesync.topology.Schemas.admitStatus(
+                policies.forAdmission(w.resourceKey().kind()).definition(), report, current);
+        } catch (PolicyCatalog.PolicyUnavailableException e) {
+            refuse(w, new WriteAdmission.Refused(EventType.Invalid, WriteAdmission.POLICY_UNAVAILABLE, e.getMessage()),
+                current, now);
+            return null;
+        }
+        if (outcome.refused() != null) {
+            refuse(w, outcome.refused(), current, now);
+            return null;
+        }
+        return outcome.report();
     }
 
     /**

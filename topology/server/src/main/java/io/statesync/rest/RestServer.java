@@ -89,6 +89,7 @@ public final class RestServer {
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson;
     private WatchHandler watch;
+    private io.statesync.rest.store.ConvergenceWaits waits;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
     private ProbeServer probes;
@@ -131,6 +132,8 @@ public final class RestServer {
         view = new ResourceView(config, topics, serdes, resourcesTopic::facts);
         events = new EventHistory(config, topics, serdes);
         registerViewGauges();
+        waits = new io.statesync.rest.store.ConvergenceWaits(view,
+            config.getLong(ServerConfig.WRITE_WAIT_MAX_TIMEOUT_SECONDS), config.getInt(ServerConfig.WRITE_WAIT_MAX_WAITING));
         watch = new WatchHandler(config, view, renderedJson, () -> resourcesTopic.offsets(OffsetSpec.earliest(),
             view.position().partitions()), registry);
         javalin = Javalin.create(cfg -> {
@@ -213,7 +216,7 @@ public final class RestServer {
         ResourceStore store = new ResourceStore(new RoutedAdmissionTransport(admission, router),
             new ViewObjects(view, committedEnd::get), kind -> ResourceStrategy.of(kinds.policyFor(kind), config),
             answered::answered);
-        WriteApi writes = new WriteApi(config, store);
+        WriteApi writes = new WriteApi(config, store, waits);
         BulkApi bulk = new BulkApi(config, store);
         KindsApi kindsApi = new KindsApi(config, topics, serdes, admission, kinds::store);
         routes.get("/healthz", health::livez);
@@ -237,7 +240,7 @@ public final class RestServer {
         routes.get("/api/v1/kinds/{kind}", kindsApi::get);
         routes.put("/api/v1/kinds/{kind}", kindsApi::put);
         routes.get("/api/v1/whoami", authorizer::whoami);
-        RestContext context = new RestContext(config, auth, view, events, store, watch, kinds::policyFor,
+        RestContext context = new RestContext(config, auth, view, events, store, waits, watch, kinds::policyFor,
             kinds::kindPolicies, committedEnd::get);
         for (RestExtension extension : java.util.ServiceLoader.load(RestExtension.class, RestServer.class.getClassLoader())) {
             extensions.add(extension);
@@ -350,6 +353,7 @@ public final class RestServer {
     public void stop() {
         if (watch != null) {
             watch.close();
+            waits.close();
         }
         if (javalin != null) {
             javalin.stop();

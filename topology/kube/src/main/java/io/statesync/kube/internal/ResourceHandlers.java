@@ -16,6 +16,7 @@ import io.statesync.avro.DesiredState;
 import io.statesync.avro.PatchType;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.ResourceView;
@@ -182,6 +183,7 @@ public final class ResourceHandlers {
         }
         boolean dryRun = KubeRequests.dryRun(ctx);
         String requestId = context.requestId(ctx);
+        ConvergenceWaits.Wait wait = context.reserveWait(ctx, dryRun);
         WriteResult w;
         try {
             if (KindCatalog.CRD_KIND.equals(kind.kind())) {
@@ -189,8 +191,14 @@ public final class ResourceHandlers {
             }
             w = dryRun ? context.store().dryRunWrite(key, desired)
                 : context.store().write(key, desired, requestId, ctx.header("Authorization"));
-        } catch (ApiError e) {
-            throw kubeMessage(e, kind, key.name());
+        } catch (RuntimeException | InterruptedException e) {
+            if (wait != null) {
+                wait.release();
+            }
+            if (e instanceof ApiError a) {
+                throw kubeMessage(a, kind, key.name());
+            }
+            throw e;
         }
         ObjectNode object = w.object().deepCopy();
         if (w.stale()) {
@@ -198,8 +206,14 @@ public final class ResourceHandlers {
         }
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
+        ObjectNode answered = KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version));
+        if (wait != null) {
+            RestContext.answerWhenConverged(ctx, wait, key.toString(), w.code(), answered,
+                r -> KubeObjects.of(served, r, KubeResourceVersion.token(context.view().position(), null, r.resourceVersion())));
+            return;
+        }
         ctx.status(w.code());
-        ctx.json(KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
+        ctx.json(answered);
     }
 
     /**

@@ -136,7 +136,36 @@ public final class ResourceHandlers {
                 meta.put("resourceVersion", expected);
             }
         }
-        written(ctx, served, key, RestContext.patch(key, type, patch, null));
+        String expected = patch instanceof ArrayNode ops ? jsonPatchPrecondition(ops) : null;
+        written(ctx, served, key, RestContext.patch(key, type, patch, expected));
+    }
+
+    private static final String RESOURCE_VERSION_PATH = "/metadata/resourceVersion";
+
+    /**
+     * The precondition a JSON patch sets: the apiserver applies the patch and then updates with the patched object's
+     * resourceVersion, so an operation that adds, replaces or tests {@code /metadata/resourceVersion} (fabric8's
+     * {@code edit}, and so Java Operator SDK's finalizer removal, add it) is a compare-and-swap on that token. Such
+     * operations are taken out of {@code ops} (the server's form has no token to patch); a removal of the field is
+     * taken out too, as it leaves the update unconditional. Null when no operation names it.
+     */
+    static String jsonPatchPrecondition(ArrayNode ops) {
+        String expected = null;
+        for (java.util.Iterator<JsonNode> it = ops.iterator(); it.hasNext(); ) {
+            JsonNode op = it.next();
+            if (!RESOURCE_VERSION_PATH.equals(op.path("path").asText())) {
+                continue;
+            }
+            String verb = op.path("op").asText();
+            if (verb.equals("add") || verb.equals("replace") || verb.equals("test")) {
+                String given = KubeResourceVersion.precondition(op.path("value").asText(null));
+                expected = expected == null ? given : expected;
+                it.remove();
+            } else if (verb.equals("remove")) {
+                it.remove();
+            }
+        }
+        return expected;
     }
 
     /**
@@ -154,8 +183,18 @@ public final class ResourceHandlers {
             expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             meta.remove("resourceVersion");
         }
-        written(ctx, served, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
-            RestContext.force(ctx, true)));
+        boolean createOnly = false;
+        if (expected != null && context.caughtUpView().get(key.toString()) == null) {
+            // The apiserver creates a missing object from an apply whatever resourceVersion it names: the precondition
+            // holds against a stored object only. Java Operator SDK names one to create a dependent only if absent,
+            // which create-only keeps exactly, decided in the key's task.
+            expected = null;
+            createOnly = true;
+        }
+        DesiredState desired = RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
+            RestContext.force(ctx, true));
+        desired.setCreateOnly(createOnly);
+        written(ctx, served, key, desired);
     }
 
     /** Writes to the status subresource: status belongs to the agents' reports, never to a client's write. */
@@ -206,10 +245,11 @@ public final class ResourceHandlers {
         }
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
-        ObjectNode answered = KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version));
+        ObjectNode answered = ShownStatus.of(served, KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
         if (wait != null) {
             RestContext.answerWhenConverged(ctx, wait, key.toString(), w.code(), answered,
-                r -> KubeObjects.of(served, r, KubeResourceVersion.token(context.view().position(), null, r.resourceVersion())));
+                r -> ShownStatus.of(served, KubeObjects.of(served, r,
+                    KubeResourceVersion.token(context.view().position(), null, r.resourceVersion()))));
             return;
         }
         ctx.status(w.code());

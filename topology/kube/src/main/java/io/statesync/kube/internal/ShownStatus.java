@@ -43,7 +43,9 @@ final class ShownStatus {
     static ObjectNode of(KindCatalog.Served served, ObjectNode object) {
         JsonNode version = served.kind().definitionVersion(served.version());
         JsonNode schema = version == null ? null : version.path("schema").path("openAPIV3Schema");
-        if (schema == null || !schema.path("properties").has("status") || !(object.get("status") instanceof ObjectNode status)) {
+        JsonNode statusSchema = schema == null ? null : schema.path("properties").get("status");
+        if (statusSchema == null || statusSchema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)
+            || !(object.get("status") instanceof ObjectNode status)) {
             return object;
         }
         StructuralSchema compiled = compiled(schema);

@@ -41,6 +41,7 @@ import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.ViewObjects;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.WriteApi;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.ResourceStrategy;
 import io.statesync.topology.LoopSupervisor;
@@ -89,7 +90,7 @@ public final class RestServer {
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson;
     private WatchHandler watch;
-    private io.statesync.rest.store.ConvergenceWaits waits;
+    private ConvergenceWaits waits;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
     private ProbeServer probes;
@@ -132,7 +133,7 @@ public final class RestServer {
         view = new ResourceView(config, topics, serdes, resourcesTopic::facts);
         events = new EventHistory(config, topics, serdes);
         registerViewGauges();
-        waits = new io.statesync.rest.store.ConvergenceWaits(view,
+        waits = new ConvergenceWaits(view,
             config.getLong(ServerConfig.WRITE_WAIT_MAX_TIMEOUT_SECONDS), config.getInt(ServerConfig.WRITE_WAIT_MAX_WAITING));
         watch = new WatchHandler(config, view, renderedJson, () -> resourcesTopic.offsets(OffsetSpec.earliest(),
             view.position().partitions()), registry);

@@ -1,5 +1,5 @@
-// One resource: metadata, conditions, desired and observed side by side with the differing fields marked, the last
-// correction, its owners and dependents, its events, and, for a writer, a conditional edit (If-Match) of its YAML and
+// One resource: metadata, conditions, the reported status, desired and observed side by side with the differing
+// fields marked, the last correction, its owners and dependents, its events, and, for a writer, a conditional edit (If-Match) of its YAML and
 // a delete with the choice of what happens to the dependents.
 import { api, optional, resourcePath, canWrite, ApiError } from './api.js';
 import { h, badge, table, when, message, describeError, fill, markInvalid } from './dom.js';
@@ -97,6 +97,7 @@ function paint(el, s) {
     h('h2', {}, 'Conditions'), (st.conditions || []).length ? table(null, ['Type', 'Status', 'Reason', 'Message', 'Since'],
       st.conditions.map((c) => h('tr', {}, h('td', {}, c.type), h('td', {}, c.status), h('td', {}, c.reason), h('td', {}, c.message),
         h('td', {}, when(c.lastTransitionTime))))) : h('p', {}, 'None.'),
+    h('h2', {}, 'Reported status'), reported(st),
     h('h2', {}, 'Desired and observed'),
     s.observed ? reporter(s.observed) : h('p', { class: 'muted' }, 'No agent has reported this resource yet.'),
     table('Differences are marked in text and colour: changed, missing in observed (removed), unexpected in observed (added); '
@@ -105,6 +106,16 @@ function paint(el, s) {
       h('th', { scope: 'row' }, h('code', {}, r.path)), h('td', {}, h('code', {}, r.desired)), h('td', {}, h('code', {}, r.observed)),
       h('td', {}, r.label))), { id: 'fields' }),
     h('h2', {}, 'Last correction'), correction(st.lastCorrection, s.correction));
+}
+
+// statesync's own fields of status; the others are what the resource's controller or agent reported.
+const OWN_STATUS = new Set(['observedGeneration', 'syncStatus', 'conditions', 'diff', 'attempts', 'lastCorrection',
+  'convergedAt', 'lastObservedAt', 'health']);
+
+function reported(st) {
+  const fields = Object.fromEntries(Object.entries(st).filter(([k]) => !OWN_STATUS.has(k)));
+  return Object.keys(fields).length ? h('pre', { id: 'reported-status' }, toYaml(fields))
+    : h('p', { class: 'muted', id: 'reported-status' }, 'Nothing reported beyond the conditions.');
 }
 
 const healthOf = (x) => typeof x === 'string' ? x : (x || {}).status;

@@ -313,9 +313,11 @@ public final class AppConfig extends AbstractConfig {
     private static void defineReconcile(ConfigDef def) {
         defineDefinitions(def);
         def.define(SPEC_MAX_BYTES, Type.INT, 1_048_576, Range.between(1_024, 16 * 1_048_576), Importance.MEDIUM,
-                "Largest accepted serialized desired or observed record; larger ones go to the DLQ.")
+                "Largest accepted serialized desired or observed record; larger ones go to the DLQ. A status written to "
+                    + "the status subresource is held to it too (413 StatusTooLarge).")
             .define(SPEC_MAX_DEPTH, Type.INT, 64, Range.between(2, 10_000), Importance.LOW,
-                "Deepest accepted nesting of a spec or state tree; deeper ones go to the DLQ.")
+                "Deepest accepted nesting of a spec or state tree; deeper ones go to the DLQ. A status written to the "
+                    + "status subresource is held to it too (422).")
             .define(PATCH_MAX_OPERATIONS, Type.INT, 10_000, Range.between(1, 1_000_000), Importance.LOW,
                 "The most operations one JSON patch may carry (Kubernetes' limit); more are refused with 422 PatchTooLarge. "
                     + "Whatever the count, a patch's result is held to spec.max.bytes and spec.max.depth while it applies.")

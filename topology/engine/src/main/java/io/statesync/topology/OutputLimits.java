@@ -15,7 +15,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>With S the limit of one input record (a desired write, and also an observation), the largest output is the state
  * changelog record of a key. It carries the Resource (its metadata and spec, which came in one desired record: S; its
- * status.diff, each differing field's desired and observed value with its path: S + S + the paths), the latest
+ * status.diff, each differing field's desired and observed value with its path, and the reported status, which is
+ * the observation's status as status.diff's observed side is part of its state: S + S + the paths), the latest
  * observation (S), the last-applied spec (S) and the last correction (the desired spec again and a patch of the
  * same fields: S + S + the paths). Six copies of S, plus a fixed allowance for what does not grow with the input
  * (conditions, timestamps, ids, headers), hold all of it except the paths repeated per field, which admission adds up

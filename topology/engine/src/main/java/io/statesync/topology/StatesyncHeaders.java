@@ -22,13 +22,24 @@ public final class StatesyncHeaders {
      * partition, so its documents share one transaction.
      */
     public static final String COMMIT_REQUESTED = "statesync.commit.requested";
-    /** CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion). */
+    /**
+     * CAS precondition for a delete (a tombstone has no value to carry expectedResourceVersion), and for a status-only
+     * report (an observation has no expectedResourceVersion of its own).
+     */
     public static final String EXPECTED_RESOURCE_VERSION = "statesync.expected.resource.version";
     /**
      * What a delete (a tombstone) does to the resource's dependents: Background (the default), Foreground or Orphan,
      * as Kubernetes' DeleteOptions.propagationPolicy.
      */
     public static final String PROPAGATION_POLICY = "statesync.propagation.policy";
+
+    /**
+     * Set on statesync.observed by a writer of the status subresource: the report carries a status and conditions but
+     * no observed spec, so admission keeps the last observed spec instead of taking the resource as absent, and
+     * refuses the report (404) when the resource does not exist. Such a report may carry {@link #ANSWER_ID},
+     * {@link #REQUEST_ID}, {@link #COMMIT_REQUESTED} and {@link #EXPECTED_RESOURCE_VERSION} as a desired write does.
+     */
+    public static final String OBSERVED_STATUS_ONLY = "statesync.observed.status.only";
 
     /** On statesync.resources: the fields a view indexes without decoding the value ({@link ResourceSummary}). */
     public static final String RESOURCE_SUMMARY = "statesync.resource.summary";

@@ -79,7 +79,7 @@ public final class StatesyncTopology {
             config.getLong(AppConfig.ADMISSION_COMMIT_MAX_RATE));
         // Both take client and agent input: an Error while processing one record quarantines that record.
         t.addProcessor(ADMISSION, () -> QuarantiningProcessor.wrap(new AdmissionProcessor(ctx, admissionCommits)), DESIRED_SOURCE);
-        t.addProcessor(OBSERVATION, () -> QuarantiningProcessor.wrap(new ObservationProcessor(ctx)), OBSERVED_SOURCE);
+        t.addProcessor(OBSERVATION, () -> QuarantiningProcessor.wrap(new ObservationProcessor(ctx, admissionCommits)), OBSERVED_SOURCE);
         t.addSource(DEPENDENTS_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.dependents());
         t.addSource(COLLECT_SOURCE, Serdes.String().deserializer(), bytes.deserializer(), topics.collect());
         t.addProcessor(DEPENDENTS_INDEX, () -> GarbageCollection.dependentsIndexProcessor(ctx.collectedTasks(),

@@ -141,7 +141,7 @@ class HealthTopologyTest extends TopologyTestBase {
     }
 
     @Test
-    void shouldPublishNothingWhileTheHealthStaysTheSameAndMoveTheTransitionTimeWhenItChanges() {
+    void shouldKeepTheHealthAndItsTransitionTimeWhileItStaysTheSameAndMoveThemWhenItChanges() {
         rules(RULES);
         Resource r = create();
         Health first = report(r, Map.of("readyReplicas", 1L), List.of()).getStatus().getHealth();
@@ -149,7 +149,8 @@ class HealthTopologyTest extends TopologyTestBase {
         f.observed.pipeInput(KEY, ObservedState.newBuilder().setKind("WebApp").setNamespace("default").setName("shop")
             .setUid(r.getMetadata().getUid()).setObservedGeneration(1).setState(TopologyFixture.spec(SPEC))
             .setStatus(TopologyFixture.spec(Map.of("readyReplicas", 2L))).setObservedAt(f.now()).build());
-        assertThat(f.drainResources()).isEmpty();
+        assertThat(f.drainResources()).as("the changed reported status is published, the health as it was")
+            .singleElement().satisfies(p -> assertThat(p.getStatus().getHealth()).isEqualTo(first));
 
         Health healthy = report(r, Map.of("readyReplicas", 3L), List.of()).getStatus().getHealth();
 

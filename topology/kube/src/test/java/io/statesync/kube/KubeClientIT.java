@@ -217,7 +217,7 @@ class KubeClientIT {
             "metadata", Map.of("name", "missing"), "spec", Map.of("n", 1)), "application/json"), 404, "NotFound");
         assertStatus(app.send("PATCH", path + "/s", "{}", "application/apply-patch+yaml"), 422, "Invalid");
         assertStatus(app.send("PATCH", path + "/s", "{}", "application/strategic-merge-patch+json"), 415, "UnsupportedMediaType");
-        assertStatus(app.send("PUT", path + "/s/status", "{}", "application/json"), 405, "MethodNotAllowed");
+        assertStatus(app.send("PUT", path + "/missing/status", "{}", "application/json"), 404, "NotFound");
         assertStatus(app.send("GET", path + "?watch=true&resourceVersion=notatoken&timeoutSeconds=1", null, null), 200, null);
         assertStatus(app.send("POST", path, Map.of("kind", kind, "metadata", Map.of("name", "Bad_Name")), "application/json"), 422, "Invalid");
         assertStatus(app.send("GET", "/apis/statesync.io/v1/namespaces/default/nosuchthings", null, null), 404, "NotFound");

@@ -231,6 +231,8 @@ public final class RestServer {
         routes.post("/api/v1/resources/{kind}/{namespace}", writes::create);
         routes.patch(RES, writes::patch);
         routes.delete(RES, writes::delete);
+        routes.put(RES + "/status", writes::putStatus);
+        routes.patch(RES + "/status", writes::patchStatus);
         routes.post("/api/v1/bulk", bulk::bulk);
         routes.get(RES + "/diff", resources::diff);
         routes.get(RES + "/diagnosis", resources::diagnosis);

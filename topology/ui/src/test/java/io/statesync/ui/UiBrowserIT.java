@@ -161,6 +161,9 @@ class UiBrowserIT {
             assertThat(browser.attribute(field("image"), "class")).contains("d-same");
             assertThat(browser.text(field("sidecar"))).as("a field only the agent reports").contains("\"on\"");
             browser.screenshot("resource-drift");
+            assertThat(instance.send("PUT", path + "/status", Map.of("status", Map.of("readyReplicas", 3))).statusCode())
+                .isEqualTo(200);
+            await().atMost(SETTLE).until(() -> browser.text("#reported-status"), t -> t.contains("readyReplicas: 3"));
         } finally {
             instance.agent.release();
         }

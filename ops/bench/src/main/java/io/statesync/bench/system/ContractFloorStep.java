@@ -184,7 +184,8 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
         CorrectionRef ref = new CorrectionRef(c.getCommandId(), c.getAction(), c.getReason(), c.getGeneration(),
             c.getAttempt(), c.getIssuedAt(), c.getDeadline());
         return new ResourceStatus(before.getObservedGeneration(), SyncStatus.Progressing, conditions, diff, 1, ref,
-            before.getConvergedAt(), before.getLastObservedAt(), before.getHealth());
+            before.getConvergedAt(), before.getLastObservedAt(), before.getHealth(), before.getReported(),
+            before.getReportedConditions());
     }
 
     private static ResourceStatus converged(ResourceStatus before, ObservedState o, Instant now) {
@@ -194,7 +195,7 @@ final class ContractFloorStep implements Processor<String, byte[], String, Objec
             condition(before, "Stalled", "False", "AsExpected", "", now),
             condition(before, "ObservedStale", "False", "RecentObservation", "", now));
         return new ResourceStatus(o.getObservedGeneration(), SyncStatus.Synced, conditions, List.of(), 0,
-            before.getLastCorrection(), now, o.getObservedAt(), before.getHealth());
+            before.getLastCorrection(), now, o.getObservedAt(), before.getHealth(), o.getStatus(), o.getConditions());
     }
 
     /** Keeps the previous condition's transition time while its status holds, as the Kubernetes conventions say. */

@@ -195,6 +195,15 @@ public final class AvroMapping {
      */
     public static ResourceStatus status(StatusView v, CorrectionRef lastCorrection, List<Condition> previous,
                                         Health previousHealth) {
+        return status(v, lastCorrection, previous, previousHealth, null);
+    }
+
+    /**
+     * {@code observed}: the latest observation, whose status and conditions the Resource shows as reported (their
+     * instances, shared with the stored observation); none when null.
+     */
+    public static ResourceStatus status(StatusView v, CorrectionRef lastCorrection, List<Condition> previous,
+                                        Health previousHealth, ObservedState observed) {
         List<ConditionView> views = v.conditions();
         List<Condition> conditions = new ArrayList<>(views.size());
         for (int i = 0; i < views.size(); i++) {
@@ -206,7 +215,8 @@ public final class AvroMapping {
                 value(d.desired()), value(d.observed())));
         }
         return new ResourceStatus(v.observedGeneration(), sameName(v.syncStatus(), io.statesync.avro.SyncStatus.class), conditions,
-            diff, v.attempts(), lastCorrection, v.convergedAt(), v.lastObservedAt(), health(v.health(), previousHealth));
+            diff, v.attempts(), lastCorrection, v.convergedAt(), v.lastObservedAt(), health(v.health(), previousHealth),
+            observed == null ? null : observed.getStatus(), observed == null ? List.of() : observed.getConditions());
     }
 
     private static Condition condition(ConditionView c, Condition previous) {

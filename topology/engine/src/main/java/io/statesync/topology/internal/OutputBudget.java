@@ -17,7 +17,8 @@ import io.statesync.topology.WriteAdmission;
 /**
  * Admission's check that a write's outputs fit the topics ({@link OutputLimits}): the key's state record carries
  * the write four times (the Resource's spec and metadata, the desired side of status.diff, the last-applied spec, the
- * last correction's desired spec), the observation twice (the stored observation, the observed side of the diff), and
+ * last correction's desired spec), the observation twice (the stored observation; the observed side of the diff and
+ * the Resource's reported status, one from its state and one from its status), and
  * each field's path three times (the diff, the correction's patch, a conflict's report). The inputs alone fit by
  * construction; a spec whose many fields sit under long keys repeats those keys per field, and is refused here
  * before anything is produced, so its writer gets an answer instead of a task that cannot commit.

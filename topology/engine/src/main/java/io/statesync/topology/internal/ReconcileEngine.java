@@ -76,6 +76,10 @@ final class ReconcileEngine implements CollectedTask {
     /** statesync_queue_depth counts a task's due timers up to this many, so that measuring a backlog stays cheap. */
     private static final int QUEUE_DEPTH_CAP = 100_000;
 
+    /** The admission reason that answers an accepted status-only report. */
+    static final String STATUS_REPORTED = "StatusReported";
+    private static final Value EMPTY_SPEC = Values.fromJava(Map.of());
+
     private final boolean coalesce;
     private final String task;
     private final DependentsIndex ownership;
@@ -341,13 +345,83 @@ final class ReconcileEngine implements CollectedTask {
         shareSpecIfSame(obs, st.getResource());
         shareWithState(obs, st);
         st.setObserved(obs);
-        if (coalesce) {
+        st.setObservedFromStatus(false);
+        observed(key, st, false, now);
+    }
+
+    /** Reconciles an observed key now, or in the next batch when coalescing and nobody awaits the report. */
+    private Resource observed(String key, ReconcileState st, boolean awaited, long now) {
+        if (coalesce && !awaited) {
             stores.put(key, st);
             stores.markPending(key);
-        } else {
-            reconciler.keep(key, st);
-            reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, now));
+            return null;
         }
+        reconciler.keep(key, st);
+        return reconciler.reconcile(key, TaskReconciler.Cause.of(TaskReconciler.Why.OBSERVED, now));
+    }
+
+    /**
+     * A status-only report, a write to the status subresource ({@code w} carries its key, its precondition as
+     * {@code deleteExpectedVersion} and who awaits it): refused when the resource does not exist (404), when its
+     * precondition names another resourceVersion or it is stale (409); otherwise observed with the observed spec kept
+     * (see {@link #observedSpec}) and answered with the version the Resource stands at afterwards.
+     */
+    void observeStatus(Write w, ObservedState report, long now) {
+        ReconcileState st = stores.get(w.key());
+        Resource current = st == null ? null : st.getResource();
+        if (current == null || ReconcileStep.isOrphanPlaceholder(current)) {
+            refuse(w, new WriteAdmission.Refused(EventType.Invalid, WriteAdmission.NOT_FOUND, w.key() + " does not exist"),
+                null, now);
+            return;
+        }
+        String expected = w.deleteExpectedVersion();
+        String version = current.getMetadata().getResourceVersion();
+        if (expected != null && !expected.isEmpty() && !expected.equals(version)) {
+            refuse(w, new WriteAdmission.Refused(EventType.Conflict, WriteAdmission.RESOURCE_VERSION_MISMATCH,
+                "the object has been modified: resourceVersion " + expected + " is not the current " + version), current, now);
+            return;
+        }
+        if (isStale(st, report)) {
+            ctx.metrics().staleObservation();
+            refuse(w, new WriteAdmission.Refused(EventType.Conflict, WriteAdmission.RESOURCE_VERSION_MISMATCH,
+                "the report is stale: it is older than the latest report, or about another uid"), current, now);
+            return;
+        }
+        ObservedState prev = st.getObserved();
+        boolean agentSpec = prev != null && !st.getObservedFromStatus();
+        report.setState(observedSpec(st, current, report));
+        if (prev != null) {
+            // A status write acknowledges no correction and fails none: the agent's last word on those stands.
+            report.setAckCommandId(prev.getAckCommandId());
+            report.setError(prev.getError());
+        }
+        shareWithState(report, st);
+        st.setObserved(report);
+        st.setObservedFromStatus(!agentSpec);
+        Resource emitted = observed(w.key(), st, w.awaited(), now);
+        if (w.awaited()) {
+            Resource shown = emitted != null ? emitted : resource(w.key());
+            Resource answered = shown != null ? shown : current;
+            out.answer(w.key(), events.admission(EventType.Accepted, STATUS_REPORTED, "status reported by "
+                + report.getReporter(), w, answered, answered.getMetadata().getResourceVersion(), now), w.answerId(), now);
+        }
+    }
+
+    /**
+     * What a status-only report observed as the spec: an agent's reported spec when one reported it (its field diff
+     * stands); otherwise, as Kubernetes' controllers say it with status.observedGeneration, the spec itself once the
+     * report's observedGeneration is the resource's generation, and until then the spec the last report matched (an
+     * empty one before any), so the resource is Progressing until its controller catches up.
+     */
+    private static Value observedSpec(ReconcileState st, Resource current, ObservedState report) {
+        ObservedState prev = st.getObserved();
+        if (prev != null && !st.getObservedFromStatus()) {
+            return prev.getState();
+        }
+        if (report.getObservedGeneration() == current.getMetadata().getGeneration()) {
+            return current.getSpec();
+        }
+        return prev != null && prev.getState() != null ? prev.getState() : EMPTY_SPEC;
     }
 
     /** The coalesced batch: one reconcile per key that had events since the last batch. */

@@ -95,6 +95,10 @@ final class ReconcileStep {
         String kind = res.getMetadata().getKind();
         if (ApiOnlyKinds.contains(kind)) {
             observed = apiOnlyObserved(res, specTree, now);
+        } else if (st.getObservedFromStatus() && res.getMetadata().getDeletionTimestamp() != null) {
+            // Only status writes observe the key: its controller never reports the resource absent, so, as in
+            // Kubernetes, the deletion waits for the finalizers alone.
+            observed = ObservedView.absent(now);
         }
         PlanInput in = planInput(key, st, res, policy, observed, specTree, now);
         MergeResult merge = CorrectionPlanner.merge(in); // one merge, read by both the plan and the status
@@ -319,20 +323,34 @@ final class ReconcileStep {
                              boolean resourceChanged, Instant now, ReconcileEngine.Output out) {
         CorrectionRef ref = st.getLastCorrection() != null ? AvroMapping.ref(st.getLastCorrection())
             : res.getStatus().getLastCorrection();
-        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection());
+        ObservedState o = st.getObserved();
+        boolean statusChanged = !next.sameExceptHeartbeat(prev) || !Objects.equals(ref, res.getStatus().getLastCorrection())
+            || reportedChanged(res.getStatus(), o);
         boolean quiet = !resourceChanged && !statusChanged && st.getUnpublishedResourceVersion() == null;
         if (quiet && rebuildsAsStored(res.getStatus())) {
             // Only the heartbeat moved: the status built afresh would hold what the stored one does, but for it.
             res.getStatus().setLastObservedAt(next.lastObservedAt());
             return null;
         }
-        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth()));
+        res.setStatus(AvroMapping.status(next, ref, res.getStatus().getConditions(), res.getStatus().getHealth(), o));
         if (quiet) {
             return null;
         }
         res.getMetadata().setResourceVersion(publishVersion(st));
         out.resource(key, res, now.toEpochMilli());
         return res;
+    }
+
+    /**
+     * Whether the observation reports another status or other conditions than the stored Resource shows: a report
+     * that changes only its status (a controller's readyReplicas) publishes the Resource too. The same instances
+     * compare at once, as they do while the report stays the one the Resource shows.
+     */
+    private static boolean reportedChanged(ResourceStatus s, ObservedState o) {
+        Value reported = o == null ? null : o.getStatus();
+        List<io.statesync.avro.Condition> conditions = o == null ? List.of() : o.getConditions();
+        return (reported != s.getReported() && !Objects.equals(reported, s.getReported()))
+            || (conditions != s.getReportedConditions() && !Objects.equals(conditions, s.getReportedConditions()));
     }
 
     /**

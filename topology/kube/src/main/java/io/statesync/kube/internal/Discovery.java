@@ -116,7 +116,7 @@ public final class Discovery {
             }
             ObjectNode status = resources.addObject().put("name", k.plural() + "/status").put("singularName", "")
                 .put("namespaced", k.namespaced()).put("kind", k.kindName());
-            status.putArray("verbs").add("get");
+            status.putArray("verbs").add("get").add("patch").add("update");
         }
         ctx.json(n);
     }
@@ -200,7 +200,7 @@ public final class Discovery {
         }
         ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
         status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
-        status.putArray("verbs").add("get");
+        status.putArray("verbs").add("get").add("patch").add("update");
     }
 
     private static ObjectNode resourceList(String groupVersion) {

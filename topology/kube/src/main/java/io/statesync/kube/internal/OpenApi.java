@@ -13,8 +13,8 @@ import io.statesync.rest.ApiError;
 
 /**
  * The OpenAPI documents Kubernetes clients read: {@code /openapi/v3} (its index and the group's document) and
- * {@code /openapi/v2} in JSON. Each kind is a generic object (any spec, the status statesync computes) described
- * from its kind policy, and its PATCH operation names the {@code fieldValidation} parameter, so that kubectl
+ * {@code /openapi/v2} in JSON. Each kind is a generic object (any spec, the status statesync computes beside the
+ * reported one) described from its kind policy, and its PATCH operation names the {@code fieldValidation} parameter, so that kubectl
  * validates on the server's side instead of needing a client-side schema, and {@code kubectl explain} has a model.
  * {@code /openapi/v2} as protobuf, which kubectl asks for when it validates itself, is 406: nothing here writes
  * protobuf, and the v3 document makes that path unnecessary.
@@ -145,8 +145,9 @@ public final class OpenApi {
         ObjectNode props = s.putObject("properties");
         props.putObject("spec").put("type", "object").put("description", "The desired state: any JSON object. Agents"
             + " converge the observed state to it field by field.").put("x-kubernetes-preserve-unknown-fields", true);
-        props.putObject("status").put("type", "object").put("description", "Computed by statesync from the agents'"
-            + " reports: observedGeneration, syncStatus, health, conditions, diff, attempts, lastCorrection. Read-only.")
+        props.putObject("status").put("type", "object").put("description", "statesync's own fields (observedGeneration,"
+            + " syncStatus, health, conditions, diff, attempts, lastCorrection) beside the status the resource's controller"
+            + " or agent reported, whose conditions join statesync's; written through the status subresource.")
             .put("x-kubernetes-preserve-unknown-fields", true);
         return s;
     }

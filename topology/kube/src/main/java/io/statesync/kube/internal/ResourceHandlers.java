@@ -17,15 +17,17 @@ import io.statesync.avro.PatchType;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
 import io.statesync.rest.store.ConvergenceWaits;
+import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.WriteAdmission;
 import io.statesync.view.ResourceView;
 import io.statesync.view.StoredResource;
 import io.statesync.view.WatchPosition;
 
 /**
- * The verbs on the group's objects: get, create, update, patch, delete and the read-only {@code status}
- * subresource. Every write and dry run goes through the server's resource store ({@link RestContext#store}); reads
+ * The verbs on the group's objects: get, create, update, patch, delete and the {@code status} subresource, whose
+ * writes are observed reports. Every write and dry run goes through the server's resource store ({@link RestContext#store}); reads
  * come from the resource view. Lists, watches and collection deletes are in {@link Collections}.
  */
 public final class ResourceHandlers {
@@ -197,10 +199,42 @@ public final class ResourceHandlers {
         written(ctx, served, key, desired);
     }
 
-    /** Writes to the status subresource: status belongs to the agents' reports, never to a client's write. */
-    public void statusWrite(Context ctx) {
-        throw KubeStatus.methodNotAllowed("the status of " + kinds.resolve(ctx).kind().qualifiedPlural()
-            + " is computed from the agents' reports and cannot be written");
+    /**
+     * PUT and PATCH of the status subresource: an observed report, as a controller's status write is in Kubernetes.
+     * A PUT's body holds the status; a merge or JSON patch applies to the object and its status is taken; an applied
+     * configuration's status merges into it, its reporter the field manager. metadata.resourceVersion, when given,
+     * is the precondition; spec, metadata and generation never change.
+     */
+    public void statusWrite(Context ctx) throws InterruptedException {
+        KindCatalog.Served served = kinds.resolve(ctx);
+        KindCatalog.Kind kind = served.kind();
+        ResourceKey key = key(kind, KindCatalog.namespace(ctx, served, false), ctx.pathParam("name"));
+        PatchType type = "PUT".equals(ctx.method().name()) ? null : KubeRequests.patchType(ctx.contentType(), kind);
+        JsonNode body = type == PatchType.Apply ? RestContext.applyDocument(ctx.bodyAsBytes()) : parse(ctx);
+        if (body instanceof ObjectNode o && type != PatchType.JsonPatch) {
+            toServerForm(o, served);
+        }
+        String expected = KubeResourceVersion.precondition(body.path("metadata").path("resourceVersion").asText(null));
+        if (KubeRequests.dryRun(ctx)) {
+            throw ApiError.badRequest("dryRun is not supported on the status subresource");
+        }
+        WatchPosition position = context.view().position();
+        ResourceStore.StatusResult r;
+        try {
+            r = context.store().writeStatus(key, new ResourceStore.StatusWrite(type, body, expected,
+                body.path("metadata").path("uid").asText(null), type == PatchType.Apply
+                    ? RestContext.applyFieldManager(ctx) : RestContext.fieldManager(ctx)),
+                WriteAdmission.Limits.of(context.config()), context.requestId(ctx), ctx.header("Authorization"));
+        } catch (ApiError e) {
+            throw kubeMessage(e, kind, key.name());
+        }
+        for (String warning : r.warnings()) {
+            ctx.res().addHeader("Warning", "299 - \"" + warning + "\"");
+        }
+        ObjectNode object = r.result().object().deepCopy();
+        String version = r.result().resourceVersion() != null ? r.result().resourceVersion()
+            : object.path("metadata").path("resourceVersion").asText("");
+        ctx.json(ShownStatus.of(served, KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version))));
     }
 
     public void delete(Context ctx) throws InterruptedException {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.statesync.avro.KindPolicy;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.config.AppConfig;
 import io.statesync.server.ServerConfig;
@@ -127,13 +128,7 @@ public final class AdmissionClient implements AutoCloseable {
                 if (lastOnPartition[i]) {
                     rec.headers().add(StatesyncHeaders.COMMIT_REQUESTED, new byte[0]);
                 }
-                producer.send(rec, (md, e) -> {
-                    if (e != null) {
-                        p.answer().completeExceptionally(e);
-                    } else {
-                        p.recorded().set(true);
-                    }
-                });
+                send(rec, p);
             }
             List<Answer> out = new ArrayList<>(writes.size());
             for (int i = 0; i < writes.size(); i++) {
@@ -143,6 +138,45 @@ public final class AdmissionClient implements AutoCloseable {
         } finally {
             answers.forEach(pending::forget);
         }
+    }
+
+    /**
+     * Produces a write to a status subresource to statesync.observed, marked status-only and awaited, with its
+     * precondition, and awaits its answer within admission.timeout.ms as {@link #submitAll} awaits a desired write's.
+     */
+    public Answer submitStatus(String key, ObservedState report, String requestId, String expectedVersion) {
+        if (!ready()) {
+            throw ApiError.unavailable("the admission reply consumer is not ready yet", 1);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs());
+        PendingAnswers.Pending p = pending.register(key);
+        try {
+            ProducerRecord<String, byte[]> rec = new ProducerRecord<>(topics.observed(), key,
+                serdes.observed().serializer().serialize(topics.observed(), report));
+            rec.headers().add(StatesyncHeaders.ANSWER_ID, StatesyncHeaders.utf8(p.id()))
+                .add(StatesyncHeaders.OBSERVED_STATUS_ONLY, new byte[0])
+                .add(StatesyncHeaders.COMMIT_REQUESTED, new byte[0]);
+            if (requestId != null) {
+                rec.headers().add(StatesyncHeaders.REQUEST_ID, StatesyncHeaders.utf8(requestId));
+            }
+            if (expectedVersion != null && !expectedVersion.isEmpty()) {
+                rec.headers().add(StatesyncHeaders.EXPECTED_RESOURCE_VERSION, StatesyncHeaders.utf8(expectedVersion));
+            }
+            send(rec, p);
+            return await(p, requestId, deadline);
+        } finally {
+            pending.forget(p);
+        }
+    }
+
+    private void send(ProducerRecord<String, byte[]> rec, PendingAnswers.Pending p) {
+        producer.send(rec, (md, e) -> {
+            if (e != null) {
+                p.answer().completeExceptionally(e);
+            } else {
+                p.recorded().set(true);
+            }
+        });
     }
 
     /** Which writes are the last of this batch on their partition, as the producer's default partitioner places keys. */

@@ -58,6 +58,15 @@ public final class OpenApiDocument {
             + "object, patch, patchType: merge|json}]}, at most bulk.max.items. Each item has its own precondition "
             + "(object.metadata.resourceVersion) and its own result {index, key, code, reason, object | error}; partial "
             + "success is normal. ?dryRun=All writes nothing.", true, List.of(200, 400, 413, 415, 503)),
+        new Operation("PUT", RES + "/status", "Replace the status the resource's controller or agent reports: an "
+            + "observation, never a change of spec, metadata or generation. statesync's own fields and condition types "
+            + "are dropped with a Warning header; If-Match or metadata.resourceVersion is the precondition (409); 404 "
+            + "when the resource does not exist; 413 when the status is over spec.max.bytes.",
+            true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
+        new Operation("PATCH", RES + "/status", "Patch the reported status: a JSON merge patch or JSON patch applies to "
+            + "the object as shown and its status is taken; an applied configuration's status (application/apply-patch+yaml) "
+            + "merges into it, its reporter the fieldManager. Answered as PUT .../status.",
+            true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
         new Operation("GET", RES + "/diff", "Field diffs between desired spec and observed state, the last correction's "
             + "patch, and the observed state last reported.", false, List.of(200, 400, 404, 503)),
         new Operation("GET", RES + "/diagnosis", "Sync status, health, generation lag, unhealthy conditions, stuck corrections and hints.", false,
@@ -124,7 +133,7 @@ public final class OpenApiDocument {
             case 404 -> "No such resource";
             case 409 -> "resourceVersion precondition failed (the body carries the current one), or AlreadyExists";
             case 410 -> "The position is too old; list again";
-            case 413 -> "Body larger than http.max.body.bytes";
+            case 413 -> "Body larger than http.max.body.bytes, or a written status larger than spec.max.bytes";
             case 415 -> "Wrong Content-Type";
             case 422 -> "The patch does not apply to the stored object (a failing test, a missing path)";
             case 503 -> "Not ready or stores migrating; see Retry-After";

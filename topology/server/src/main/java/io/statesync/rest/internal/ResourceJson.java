@@ -24,12 +24,14 @@ import io.statesync.avro.ObjectMeta;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
+import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.reconciler.FieldPath;
 import io.statesync.rest.ApiError;
 import io.statesync.schemas.Values;
 import io.statesync.topology.ResourceKey;
 import io.statesync.topology.ManagedFields;
+import io.statesync.topology.StatusSubresource;
 import io.statesync.topology.WriteAdmission;
 
 /** The Kubernetes-like JSON form of a {@link Resource}, and the parsing of a PUT body into a {@link DesiredState}. */
@@ -97,11 +99,11 @@ public final class ResourceJson {
         n.put("syncStatus", s.getSyncStatus().name());
         ArrayNode conditions = n.putArray("conditions");
         for (Condition c : s.getConditions()) {
-            ObjectNode cn = conditions.addObject().put("type", c.getType()).put("status", c.getStatus())
-                .put("reason", c.getReason()).put("message", c.getMessage());
-            putTime(cn, "lastTransitionTime", c.getLastTransitionTime());
-            if (c.getObservedGeneration() != null) {
-                cn.put("observedGeneration", c.getObservedGeneration());
+            putCondition(conditions, c);
+        }
+        for (Condition c : s.getReportedConditions()) {
+            if (!StatusSubresource.OWNED_CONDITION_TYPES.contains(c.getType())) {
+                putCondition(conditions, c);
             }
         }
         n.set("diff", diff(s.getDiff()));
@@ -110,7 +112,32 @@ public final class ResourceJson {
         putTime(n, "convergedAt", s.getConvergedAt());
         putTime(n, "lastObservedAt", s.getLastObservedAt());
         n.set("health", health(s.getHealth()));
+        putReported(n, s.getReported());
         return n;
+    }
+
+    private static void putCondition(ArrayNode conditions, Condition c) {
+        ObjectNode cn = conditions.addObject().put("type", c.getType()).put("status", c.getStatus())
+            .put("reason", c.getReason()).put("message", c.getMessage());
+        putTime(cn, "lastTransitionTime", c.getLastTransitionTime());
+        if (c.getObservedGeneration() != null) {
+            cn.put("observedGeneration", c.getObservedGeneration());
+        }
+    }
+
+    /**
+     * The reported status's fields beside statesync's own, as Kubernetes shows a controller's status; a reported
+     * field of one of statesync's names is not shown (its value stays in the observation, which /diff serves).
+     */
+    private static void putReported(ObjectNode n, Value reported) {
+        if (reported == null || !(Values.toJson(reported) instanceof ObjectNode fields)) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> e : fields.properties()) {
+            if (!StatusSubresource.OWNED_FIELDS.contains(e.getKey())) {
+                n.set(e.getKey(), e.getValue());
+            }
+        }
     }
 
     /** {@code status.health}: {status, message, lastTransitionTime}. */

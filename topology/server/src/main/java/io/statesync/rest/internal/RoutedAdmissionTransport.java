@@ -3,6 +3,7 @@ package io.statesync.rest.internal;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.store.ReconcileState;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.store.AdmissionTransport;
@@ -25,6 +26,11 @@ public final class RoutedAdmissionTransport implements AdmissionTransport {
     @Override
     public List<Answer> submitAll(List<Submission> writes) {
         return admission.submitAll(writes);
+    }
+
+    @Override
+    public Answer submitStatus(String key, ObservedState report, String requestId, String expectedVersion) {
+        return admission.submitStatus(key, report, requestId, expectedVersion);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.WriteAdmission;
 
 /**
  * The write handlers of {@code /api/v1/resources}: PUT, create-only POST and {@code If-None-Match: *}, server-side
@@ -77,6 +78,43 @@ public final class WriteApi {
         Requests.force(ctx, false);
         JsonNode patch = BodyReader.json(ctx, maxBodyBytes());
         answer(ctx, key, PatchRequests.of(key, type, patch, Requests.ifMatch(ctx)));
+    }
+
+    /** PUT .../status: replaces the reported status; If-Match or metadata.resourceVersion is the precondition. */
+    public void putStatus(Context ctx) throws InterruptedException {
+        ResourceKey key = Requests.key(ctx);
+        JsonNode body = BodyReader.document(ctx, maxBodyBytes());
+        status(ctx, key, new ResourceStore.StatusWrite(null, body, expectedVersion(ctx, body),
+            body.path("metadata").path("uid").asText(null), FieldManagers.of(ctx)));
+    }
+
+    /**
+     * PATCH .../status: a merge or JSON patch of the object as shown, of which the status is taken, or an applied
+     * configuration whose status merges into it; a merge patch's or configuration's metadata.resourceVersion, or
+     * If-Match, is the precondition.
+     */
+    public void patchStatus(Context ctx) throws InterruptedException {
+        ResourceKey key = Requests.key(ctx);
+        PatchType type = Requests.patchType(ctx.contentType());
+        boolean apply = type == PatchType.Apply;
+        JsonNode body = apply ? BodyReader.applyDocument(ctx, maxBodyBytes()) : BodyReader.json(ctx, maxBodyBytes());
+        status(ctx, key, new ResourceStore.StatusWrite(type, body, expectedVersion(ctx, body),
+            body.path("metadata").path("uid").asText(null), apply ? FieldManagers.ofApply(ctx) : FieldManagers.of(ctx)));
+    }
+
+    /** A status write's answer: the object as stored, and a Warning for what statesync owns and dropped. */
+    private void status(Context ctx, ResourceKey key, ResourceStore.StatusWrite w) throws InterruptedException {
+        if (Requests.dryRun(ctx)) {
+            throw ApiError.badRequest("dryRun is not supported on the status subresource");
+        }
+        ResourceStore.StatusResult r = store.writeStatus(key, w, WriteAdmission.Limits.of(config), Requests.requestId(ctx),
+            ctx.header("Authorization"));
+        for (String warning : r.warnings()) {
+            ctx.res().addHeader("Warning", "299 - \"" + warning + "\"");
+        }
+        ctx.header("ETag", Requests.quote(r.result().resourceVersion()));
+        ctx.header("X-Statesync-Admission", r.result().reason());
+        ctx.json(r.result().object());
     }
 
     /** DELETE, with If-Match or {@code ?resourceVersion=} as its precondition; answered with a Status. */

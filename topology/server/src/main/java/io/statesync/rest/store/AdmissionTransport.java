@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.avro.DesiredState;
+import io.statesync.avro.ObservedState;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.rest.ApiError;
 import io.statesync.topology.ResourceKey;
@@ -36,6 +37,12 @@ public interface AdmissionTransport {
      * @throws ApiError when no write can be submitted at all (503 while the transport is not ready)
      */
     List<Answer> submitAll(List<Submission> writes);
+
+    /**
+     * Submits a write to the key's status subresource, a status-only observed report with its precondition (null: none),
+     * and awaits its answer as a desired write's.
+     */
+    Answer submitStatus(String key, ObservedState report, String requestId, String expectedVersion);
 
     /**
      * The key's stored object as JSON, from its owner (this instance or another), with the caller's

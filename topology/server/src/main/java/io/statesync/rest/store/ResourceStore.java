@@ -1,6 +1,7 @@
 package io.statesync.rest.store;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -10,6 +11,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statesync.avro.DesiredState;
+import io.statesync.avro.EventType;
+import io.statesync.avro.ObservedState;
+import io.statesync.avro.PatchType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.avro.Resource;
 import io.statesync.reconciler.Propagation;
@@ -17,6 +21,8 @@ import io.statesync.rest.ApiError;
 import io.statesync.rest.store.internal.DryRuns;
 import io.statesync.rest.store.internal.Refusals;
 import io.statesync.topology.ResourceKey;
+import io.statesync.topology.StatusSubresource;
+import io.statesync.topology.WriteAdmission;
 import io.statesync.rest.internal.ResourceJson;
 import io.statesync.rest.internal.ResourceVersions;
 
@@ -32,6 +38,8 @@ public final class ResourceStore {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** How long a write's answer waits for the view to show the written version before asking the owner. */
     static final Duration READ_BACK_WAIT = Duration.ofSeconds(2);
+    /** How many times a status write without a precondition is applied to a newer copy after losing a race. */
+    static final int STATUS_ATTEMPTS = 5;
 
     private final AdmissionTransport transport;
     private final StoredObjects objects;
@@ -60,6 +68,65 @@ public final class ResourceStore {
         ReconcileEvent e = answer(key, transport.submitAll(List.of(
             new AdmissionTransport.Submission(key.toString(), desired, requestId, null))).get(0));
         return new WriteResult(status(e), e.getReason(), e.getResourceVersion(), readBack(authorization, key, e), false);
+    }
+
+    /**
+     * A write to a resource's status subresource: its patch type (null for a PUT, whose body holds the whole status),
+     * its body, the client's precondition and uid (null: none), and its writer, who is the report's reporter.
+     */
+    public record StatusWrite(PatchType type, JsonNode body, String expectedVersion, String uid, String fieldManager) {
+    }
+
+    /** A status write's result, and a warning for each of statesync's own fields or conditions it wrote and lost. */
+    public record StatusResult(WriteResult result, List<String> warnings) {
+    }
+
+    /**
+     * Writes a resource's status as Kubernetes' status subresource does, as an observation: the write applies to the
+     * status its client sees (the newest committed copy), becomes a status-only report for admission, which refuses
+     * it for a missing resource (404) or a precondition that no longer holds (409), and answers with the object as
+     * stored. Without a precondition of the client's, the copy's version is the precondition and a write that loses
+     * a race is applied again to the newer copy, as the apiserver retries its updates.
+     */
+    public StatusResult writeStatus(ResourceKey key, StatusWrite w, WriteAdmission.Limits limits, String requestId,
+                                    String authorization) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            Resource current = objects.committed(key).resource();
+            if (current == null) {
+                throw ApiError.notFound(key + " does not exist");
+            }
+            StatusSubresource.Outcome o = StatusSubresource.report(ResourceJson.toJson(current), w.type(), w.body(),
+                current.getStatus().getReportedConditions(), Instant.now(), limits);
+            if (o.refused() != null) {
+                throw Refusals.of(o.refused(), current.getMetadata().getResourceVersion());
+            }
+            String expected = w.expectedVersion() != null ? w.expectedVersion() : current.getMetadata().getResourceVersion();
+            AdmissionTransport.Answer a = transport.submitStatus(key.toString(), report(key, w, o.report(), current),
+                requestId, expected);
+            if (w.expectedVersion() == null && attempt < STATUS_ATTEMPTS && a.event() != null
+                && a.event().getType() == EventType.Conflict) {
+                continue;
+            }
+            ReconcileEvent e = answer(key, a);
+            return new StatusResult(new WriteResult(200, e.getReason(), e.getResourceVersion(), readBack(authorization, key, e),
+                false), o.report().warnings());
+        }
+    }
+
+    /**
+     * The status-only report of a write. Its time is the server's clock, but never before the report the copy
+     * shows, so that an agent's clock ahead of this one does not make every status write stale.
+     */
+    private static ObservedState report(ResourceKey key, StatusWrite w, StatusSubresource.Report r, Resource current) {
+        Instant at = Instant.now();
+        Instant last = current.getStatus().getLastObservedAt();
+        if (last != null && !at.isAfter(last)) {
+            at = last.plusMillis(1);
+        }
+        return ObservedState.newBuilder().setKind(key.kind()).setNamespace(key.namespace()).setName(key.name())
+            .setUid(w.uid()).setObservedGeneration(r.observedGeneration()).setStatus(r.status())
+            .setConditions(r.conditions()).setObservedAt(at).setReporter(w.fieldManager() == null ? "" : w.fieldManager())
+            .build();
     }
 
     /** What {@link #write} would store and answer, decided against the newest committed copy; nothing is submitted. */

@@ -47,6 +47,32 @@ final class InMemoryAdmission implements AdmissionTransport, StoredObjects {
         return out;
     }
 
+    final List<io.statesync.avro.ObservedState> statusReports = new ArrayList<>();
+
+    /**
+     * A status write as the task admits it, without its reconcile: 404 for a missing object, 409 for another version,
+     * otherwise the report's status shown on a new version.
+     */
+    @Override
+    public Answer submitStatus(String key, io.statesync.avro.ObservedState report, String requestId, String expectedVersion) {
+        statusReports.add(report);
+        Resource current = stored.get(key);
+        if (current == null) {
+            return new Answer(event(EventType.Invalid, WriteAdmission.NOT_FOUND, key + " does not exist", null, 0), null);
+        }
+        if (expectedVersion != null && !expectedVersion.equals(current.getMetadata().getResourceVersion())) {
+            return new Answer(event(EventType.Conflict, WriteAdmission.RESOURCE_VERSION_MISMATCH, "modified", current, 0),
+                null);
+        }
+        Resource after = Resource.newBuilder(current).build();
+        after.getStatus().setReported(report.getStatus());
+        after.getStatus().setReportedConditions(report.getConditions());
+        after.getMetadata().setResourceVersion(String.valueOf(++version));
+        stored.put(key, after);
+        publish(key, after);
+        return new Answer(event(EventType.Accepted, "StatusReported", "", after, after.getMetadata().getGeneration()), null);
+    }
+
     private ReconcileEvent admit(Submission s) {
         Resource current = stored.get(s.key());
         if (s.desired() == null) {

@@ -282,4 +282,43 @@ class ResourceStoreTest {
         assertThat(store.dryRunWrite(KEY, asDecimal).object().path("dryRun").path("outcome").asText())
             .isEqualTo("SpecChanged");
     }
+    private ResourceStore.StatusResult writeStatus(String patch, String expected) throws Exception {
+        return store.writeStatus(KEY, new ResourceStore.StatusWrite(PatchType.MergePatch, JSON.readTree(patch), expected,
+            null, "ctl"), WriteAdmission.Limits.DEFAULTS, "s1", null);
+    }
+
+    @Test
+    void shouldWriteAStatusAsAReportOfTheFieldManagerAndReadTheObjectBack() throws Exception {
+        existing();
+
+        ResourceStore.StatusResult r = writeStatus("{\"status\":{\"readyReplicas\":2,\"observedGeneration\":1}}", null);
+
+        assertThat(r.result().code()).isEqualTo(200);
+        assertThat(r.result().object().path("status").path("readyReplicas").asInt()).isEqualTo(2);
+        assertThat(r.result().object().path("spec").path("replicas").asInt()).isEqualTo(1);
+        assertThat(admission.statusReports).singleElement().satisfies(o -> {
+            assertThat(o.getReporter()).isEqualTo("ctl");
+            assertThat(o.getObservedGeneration()).isEqualTo(1);
+            assertThat(o.getState()).isNull();
+        });
+    }
+
+    @Test
+    void shouldRefuseAStatusWriteToAMissingObjectAndAStalePreconditionWithoutRetrying() throws Exception {
+        assertRefused(() -> writeStatus("{\"status\":{}}", null), 404, "NotFound");
+        existing();
+
+        assertRefused(() -> writeStatus("{\"status\":{}}", "1"), 409, "Conflict");
+        assertThat(admission.statusReports).as("the client's precondition is never retried").hasSize(1);
+    }
+
+    @Test
+    void shouldApplyAStatusWriteAgainToANewerCopyAFewTimesAtMostWhenItLosesRaces() throws Exception {
+        existing();
+        admission.viewLags = true;
+        store.write(KEY, spec(2), "r1", null);
+
+        assertRefused(() -> writeStatus("{\"status\":{\"readyReplicas\":1}}", null), 409, "Conflict");
+        assertThat(admission.statusReports).hasSize(ResourceStore.STATUS_ATTEMPTS);
+    }
 }

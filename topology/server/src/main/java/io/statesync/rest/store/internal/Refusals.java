@@ -7,6 +7,7 @@ import io.statesync.avro.EventCause;
 import io.statesync.avro.EventType;
 import io.statesync.avro.ReconcileEvent;
 import io.statesync.rest.ApiError;
+import io.statesync.topology.StatusSubresource;
 import io.statesync.topology.WriteAdmission;
 
 /** The HTTP error of a write admission refused, whether the task refused it or a dry run did. */
@@ -31,7 +32,8 @@ public final class Refusals {
     /**
      * The status of a refused write: 409 for a conflict, 404 for a missing object, 422 for a patch that does not apply,
      * a patch whose result would pass the size, depth or operation limits, or a spec that breaks the kind's validation
-     * rules; 413 for a write whose outputs would not fit the topics; 503 while the kind's policy does not decode.
+     * rules; 413 for a write whose outputs would not fit the topics or a written status over its bound; 503 while
+     * the kind's policy does not decode.
      */
     static ApiError error(EventType type, String reason, String message, String currentVersion, List<EventCause> causes) {
         if (WriteAdmission.FIELD_MANAGER_CONFLICT.equals(reason)) {
@@ -46,6 +48,7 @@ public final class Refusals {
             case WriteAdmission.VALIDATION_FAILED -> ApiError.validationFailed(message);
             case WriteAdmission.SCHEMA_VIOLATION -> ApiError.invalid(message, causes(causes));
             case WriteAdmission.OUTPUT_TOO_LARGE -> new ApiError(413, WriteAdmission.OUTPUT_TOO_LARGE, message);
+            case StatusSubresource.STATUS_TOO_LARGE -> new ApiError(413, StatusSubresource.STATUS_TOO_LARGE, message);
             case WriteAdmission.PATCH_TOO_LARGE -> new ApiError(422, WriteAdmission.PATCH_TOO_LARGE, message);
             case WriteAdmission.INVALID_OWNER_REFERENCES, WriteAdmission.PATCH_NOT_APPLICABLE -> ApiError.unprocessable(message);
             case WriteAdmission.POLICY_UNAVAILABLE -> ApiError.unavailable(message, 1);

@@ -539,4 +539,25 @@ class KubeClientIT {
         assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
         assertThat(json(removed).path("metadata").has("finalizers")).isFalse();
     }
+
+    /** A write that waits for convergence on this API: 202 with the object in Kubernetes form at its timeout. */
+    @Test
+    void shouldAnswerAWriteThatWaitsForConvergence202AtItsTimeoutAndRefuseAnUnknownCondition() {
+        String kind = kind();
+        String collection = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        String body = "{\"apiVersion\":\"statesync.io/v1\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"w\"},"
+            + "\"spec\":{\"n\":1}}";
+
+        HttpResponse<String> waited = app.send("POST", collection + "?waitFor=Synced&timeoutSeconds=1", body, "application/json");
+        HttpResponse<String> unknown = app.send("POST", collection + "?waitFor=Ready", body.replace("\"w\"", "\"x\""),
+            "application/json");
+
+        assertThat(waited.statusCode()).as(waited.body()).isEqualTo(202);
+        assertThat(waited.headers().firstValue("X-Statesync-Wait")).hasValue("Timeout");
+        assertThat(waited.headers().firstValue("Warning").orElse("")).contains("not Synced after 1s");
+        assertThat(json(waited).path("kind").asText()).isEqualTo(kind);
+        assertThat(json(waited).path("metadata").path("name").asText()).isEqualTo("w");
+        assertStatus(unknown, 400, "BadRequest");
+        assertThat(of(kind).withName("x").get()).as("nothing written").isNull();
+    }
 }

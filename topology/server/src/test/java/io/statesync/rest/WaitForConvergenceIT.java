@@ -99,6 +99,37 @@ class WaitForConvergenceIT {
     }
 
     @Test
+    void shouldAnswerAWriteWaitingForHealthyOnlyOnceTheReportMakesItHealthy() throws Exception {
+        String kind = kind();
+        HttpResponse<String> policy = app.put("/api/v1/kinds/" + kind, Map.of("healthRules", List.of(
+            Map.of("status", "Progressing", "when", "observed.status.readyReplicas < desired.replicas"),
+            Map.of("status", "Healthy", "when", "true"))));
+        assertThat(policy.statusCode()).as(policy.body()).isEqualTo(200);
+        String key = kind + "/default/shop";
+        String path = "/api/v1/resources/" + key;
+        Map<String, Object> spec = Map.of("replicas", 2L);
+        String uid = json(app.put(path, body(spec, Map.of()))).path("metadata").path("uid").asText();
+        try (InTestAgent agent = new InTestAgent(EmbeddedClusterExtension.bootstrapServers(),
+                new TopologySerdes(new AppConfig(config)), topics)) {
+            agent.hold();
+            agent.report(key, uid, 1, Values.fromJava(spec), Values.fromJava(Map.of("readyReplicas", 1L)), null);
+            CompletableFuture<HttpResponse<String>> waiting = putAsync(path + "?waitFor=Healthy&timeoutSeconds=60",
+                body(spec, Map.of()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> "Synced".equals(
+                json(app.get(path)).path("status").path("syncStatus").asText()));
+            Thread.sleep(1_000);
+            assertThat(waiting).as("Synced but still Progressing").isNotDone();
+
+            agent.report(key, uid, 1, Values.fromJava(spec), Values.fromJava(Map.of("readyReplicas", 2L)), null);
+            HttpResponse<String> answer = waiting.get(20, TimeUnit.SECONDS);
+
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.headers().firstValue(WAIT)).hasValue("Healthy");
+            assertThat(json(answer).path("status").path("health").path("status").asText()).isEqualTo("Healthy");
+        }
+    }
+
+    @Test
     void shouldAnswer202WithTheCurrentObjectAtTheTimeoutWhenNoAgentReports() {
         String path = "/api/v1/resources/" + kind() + "/default/shop";
         long start = System.nanoTime();

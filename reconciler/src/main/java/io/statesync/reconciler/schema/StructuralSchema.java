@@ -103,6 +103,16 @@ public final class StructuralSchema {
         return removed;
     }
 
+    /**
+     * A copy of {@code object} without {@code apiVersion}, {@code kind}, {@code metadata} and the fields the schema
+     * does not know, pruned as {@link #admit} prunes; nothing is defaulted or validated.
+     */
+    public Map<String, Object> pruned(Map<String, Object> object) {
+        Map<String, Object> body = withoutServerFields(copyTree(object));
+        new SchemaWalker(limits.maxRuleEvaluations(), limits.maxPatternSteps()).prune(root, body, "", null);
+        return body;
+    }
+
     /** The type of each list the schema declares ({@code x-kubernetes-list-type}); others are atomic. */
     public ListShapes listShapes() {
         return fieldNames -> {

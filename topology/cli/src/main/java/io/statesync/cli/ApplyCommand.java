@@ -24,6 +24,10 @@ import picocli.CommandLine.Option;
  * hold many documents separated by {@code ---}; JSON may be one object or an array). Each document is applied on its
  * own, with its own result; the documents travel in chunks through {@code POST /api/v1/bulk}. A conflict on any
  * gives exit code 3, another failure 1. Applies of many documents show a progress bar on stderr.
+ *
+ * <p>With {@code --wait} each document is written on its own with {@code ?waitFor=Synced} (or {@code Healthy}) and
+ * answered once its generation converged: a document still not converged when {@code --timeout} runs out gives exit
+ * code 4, the writes being stored all the same.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true, description = "Create or replace resources from a YAML or JSON file.")
 public final class ApplyCommand extends ClientCommand {
@@ -61,6 +65,16 @@ public final class ApplyCommand extends ClientCommand {
         + " under in metadata.managedFields (default: ${DEFAULT-VALUE}).")
     String fieldManager;
 
+    @Option(names = "--wait", arity = "0..1", fallbackValue = "Synced", paramLabel = "CONDITION",
+        description = "Answer once each written generation is Synced (the default) or Healthy, as agents report it;"
+            + " exit code 4 when one is not by --timeout.")
+    String waitFor;
+
+    @Option(names = "--timeout", defaultValue = "60", paramLabel = "SECONDS", description = "With --wait: how long to"
+        + " wait for all documents together, in seconds (default: ${DEFAULT-VALUE}); the server caps it at its"
+        + " write.wait.max.timeout.seconds.")
+    long timeoutSeconds;
+
     private boolean bulk;
 
     @Override
@@ -75,6 +89,13 @@ public final class ApplyCommand extends ClientCommand {
             } else {
                 valid.add(doc);
             }
+        }
+        if (waitFor != null) {
+            if (dryRun) {
+                err().println("error: --wait cannot be combined with --dry-run: a dry run stores nothing to converge");
+                return StatesyncCli.EXIT_USAGE;
+            }
+            return applyWaiting(api, valid, tally);
         }
         int done = tally.failures;
         for (List<JsonNode> chunk : chunks(valid)) {
@@ -94,6 +115,62 @@ public final class ApplyCommand extends ClientCommand {
     private static final class Tally {
         int conflicts;
         int failures;
+        int timeouts;
+    }
+
+    /**
+     * {@code --wait}: each document written on its own and answered once converged, one after another under one
+     * deadline, since a document that converges while an earlier one is awaited is answered at once.
+     */
+    private int applyWaiting(ApiClient api, List<JsonNode> docs, Tally tally) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutSeconds * 1000;
+        for (JsonNode doc : docs) {
+            long left = Math.max(0, (deadline - System.currentTimeMillis() + 999) / 1000);
+            ApiClient.Response r = writeWaiting(api, doc, left);
+            String key = identify(doc);
+            if (r.status() == 202) {
+                tally.timeouts++;
+                err().println("timeout: " + key + " is stored but not " + waitFor + " after " + timeoutSeconds + "s (syncStatus "
+                    + (r.json() == null ? "?" : r.json().path("status").path("syncStatus").asText("?")) + ")");
+            } else if (r.ok()) {
+                out().println(key + " " + (serverSide ? "serverside-applied" : r.status() == 201 ? "created" : "configured")
+                    + ", " + waitFor);
+            } else {
+                fail("apply " + key, r);
+                if (r.status() == 409) {
+                    tally.conflicts++;
+                } else {
+                    tally.failures++;
+                }
+            }
+        }
+        out().flush();
+        err().flush();
+        return tally.failures > 0 ? StatesyncCli.EXIT_ERROR : tally.conflicts > 0 ? StatesyncCli.EXIT_CONFLICT
+            : tally.timeouts > 0 ? StatesyncCli.EXIT_TIMEOUT : StatesyncCli.EXIT_OK;
+    }
+
+    /** One document's PUT, or server-side apply, that waits up to {@code seconds} for convergence. */
+    private ApiClient.Response writeWaiting(ApiClient api, JsonNode doc, long seconds) throws IOException {
+        String path = ApiClient.resourcePath(identify(doc));
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        params.put("waitFor", waitFor);
+        params.put("timeoutSeconds", Long.toString(seconds));
+        params.put("fieldManager", fieldManager);
+        if (serverSide) {
+            if (forceConflicts) {
+                params.put("force", "true");
+            }
+            return api.send("PATCH", path + ApiClient.query(params), doc.toString(), "application/apply-patch+yaml",
+                Map.of(), answerWithin(seconds));
+        }
+        return api.send("PUT", path + ApiClient.query(params), doc.toString(), "application/json", Map.of(),
+            answerWithin(seconds));
+    }
+
+    /** The server answers at the timeout; the client gives it that long and a margin for the write itself. */
+    private static java.time.Duration answerWithin(long seconds) {
+        return java.time.Duration.ofSeconds(seconds + 60);
     }
 
     /** The document's key, with its namespace defaulted into it; null when it has no kind or name. */

@@ -23,6 +23,8 @@ public final class StatesyncCli implements Callable<Integer> {
     public static final int EXIT_ERROR = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_CONFLICT = 3;
+    /** {@code apply --wait}: every write is stored, and at least one had not converged at the timeout. */
+    public static final int EXIT_TIMEOUT = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -487,4 +487,77 @@ class KubeClientIT {
         return HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(30))
             .header("Authorization", "Bearer " + KubeTestApp.READER).GET().build();
     }
+
+    /**
+     * An apply naming a resourceVersion creates a missing object, as the apiserver does (Java Operator SDK names "1"
+     * to create a dependent only if absent), and is a precondition against a stored one.
+     */
+    @Test
+    void shouldCreateAMissingObjectFromAnApplyNamingAResourceVersionAndHoldItAgainstAStoredOne() {
+        String kind = kind();
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s/dep?fieldManager=op&force=true";
+        String config = "{\"apiVersion\":\"statesync.io/v1\",\"kind\":\"" + kind
+            + "\",\"metadata\":{\"name\":\"dep\",\"resourceVersion\":\"1\"},\"spec\":{\"n\":1}}";
+
+        HttpResponse<String> created = app.send("PATCH", path, config, "application/apply-patch+yaml");
+        String first = json(created).path("metadata").path("resourceVersion").asText();
+        String again = config.replace("\"resourceVersion\":\"1\"", "\"resourceVersion\":\"" + first + "\"");
+        HttpResponse<String> matching = app.send("PATCH", path, again.replace("\"n\":1", "\"n\":2"), "application/apply-patch+yaml");
+        HttpResponse<String> stale = app.send("PATCH", path, again.replace("\"n\":1", "\"n\":3"), "application/apply-patch+yaml");
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(json(created).path("spec").path("n").asInt()).isEqualTo(1);
+        assertThat(matching.statusCode()).as(matching.body()).isEqualTo(200);
+        assertThat(stale.statusCode()).as("the object changed since: " + stale.body()).isEqualTo(409);
+        assertThat(of(kind).withName("dep").get().getAdditionalProperties().get("spec")).isEqualTo(Map.of("n", 2));
+    }
+
+    /**
+     * A JSON patch that sets metadata.resourceVersion is a compare-and-swap on it, as fabric8's edit and Java Operator
+     * SDK's finalizer removal send it: a stale token is 409, the current one removes the finalizer.
+     */
+    @Test
+    void shouldHoldAJsonPatchToTheResourceVersionItSets() {
+        String kind = kind();
+        GenericKubernetesResource r = of(kind).resource(new GenericKubernetesResourceBuilder().withApiVersion("statesync.io/v1")
+            .withKind(kind).withNewMetadata().withName("fin").withFinalizers("example.com/cleanup").endMetadata()
+            .addToAdditionalProperties("spec", Map.of("n", 1)).build()).create();
+        String stale = r.getMetadata().getResourceVersion();
+        of(kind).withName("fin").edit(g -> {
+            g.getAdditionalProperties().put("spec", Map.of("n", 2));
+            return g;
+        });
+        String path = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s/fin";
+        String removeWith = "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"},"
+            + "{\"op\":\"add\",\"path\":\"/metadata/resourceVersion\",\"value\":\"%s\"}]";
+
+        HttpResponse<String> refused = app.send("PATCH", path, removeWith.formatted(stale), "application/json-patch+json");
+        String current = of(kind).withName("fin").get().getMetadata().getResourceVersion();
+        HttpResponse<String> removed = app.send("PATCH", path, removeWith.formatted(current), "application/json-patch+json");
+
+        assertStatus(refused, 409, "Conflict");
+        assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
+        assertThat(json(removed).path("metadata").has("finalizers")).isFalse();
+    }
+
+    /** A write that waits for convergence on this API: 202 with the object in Kubernetes form at its timeout. */
+    @Test
+    void shouldAnswerAWriteThatWaitsForConvergence202AtItsTimeoutAndRefuseAnUnknownCondition() {
+        String kind = kind();
+        String collection = "/apis/statesync.io/v1/namespaces/default/" + kind.toLowerCase() + "s";
+        String body = "{\"apiVersion\":\"statesync.io/v1\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"w\"},"
+            + "\"spec\":{\"n\":1}}";
+
+        HttpResponse<String> waited = app.send("POST", collection + "?waitFor=Synced&timeoutSeconds=1", body, "application/json");
+        HttpResponse<String> unknown = app.send("POST", collection + "?waitFor=Ready", body.replace("\"w\"", "\"x\""),
+            "application/json");
+
+        assertThat(waited.statusCode()).as(waited.body()).isEqualTo(202);
+        assertThat(waited.headers().firstValue("X-Statesync-Wait")).hasValue("Timeout");
+        assertThat(waited.headers().firstValue("Warning").orElse("")).contains("not Synced after 1s");
+        assertThat(json(waited).path("kind").asText()).isEqualTo(kind);
+        assertThat(json(waited).path("metadata").path("name").asText()).isEqualTo("w");
+        assertStatus(unknown, 400, "BadRequest");
+        assertThat(of(kind).withName("x").get()).as("nothing written").isNull();
+    }
 }

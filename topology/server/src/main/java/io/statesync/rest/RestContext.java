@@ -19,8 +19,10 @@ import io.statesync.config.AppConfig;
 import io.statesync.reconciler.ReconcilePolicy;
 import io.statesync.rest.internal.Requests;
 import io.statesync.rest.internal.ResourceJson;
+import io.statesync.rest.internal.WaitingAnswers;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.PatchRequests;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.topology.ResourceKey;
 import io.statesync.view.EventHistory;
@@ -41,6 +43,7 @@ public final class RestContext {
     private final ResourceView view;
     private final EventHistory events;
     private final ResourceStore store;
+    private final ConvergenceWaits waits;
     private final WatchHandler watches;
     private final Function<String, ReconcilePolicy> policies;
     private final Supplier<Map<String, KindPolicy>> kindPolicies;
@@ -48,13 +51,14 @@ public final class RestContext {
 
     /** Built by the server; the arguments are its own parts. */
     RestContext(AppConfig config, TokenAuth auth, ResourceView view, EventHistory events, ResourceStore store,
-                WatchHandler watches, Function<String, ReconcilePolicy> policies,
+                ConvergenceWaits waits, WatchHandler watches, Function<String, ReconcilePolicy> policies,
                 Supplier<Map<String, KindPolicy>> kindPolicies, Supplier<WatchPosition> committedEnd) {
         this.config = config;
         this.auth = auth;
         this.view = view;
         this.events = events;
         this.store = store;
+        this.waits = waits;
         this.watches = watches;
         this.policies = policies;
         this.kindPolicies = kindPolicies;
@@ -160,6 +164,26 @@ public final class RestContext {
      */
     public ResourceStore store() {
         return store;
+    }
+
+    /**
+     * The wait a write asks for with {@code ?waitFor=} and {@code timeoutSeconds}, reserved before it is submitted:
+     * null when it asks for none; 400 for an unknown condition or with a dry run, 429 past
+     * {@code write.wait.max.waiting}. Give it back with {@code release()} when the write is refused.
+     */
+    public ConvergenceWaits.Wait reserveWait(Context ctx, boolean dryRun) {
+        return waits.reserve(ctx.queryParam("waitFor"), ctx.queryParam("timeoutSeconds"), dryRun);
+    }
+
+    /**
+     * Answers a write that waits, without holding a thread: {@code code} with {@code render} of the object once the
+     * written generation converged, else 202 with the object as it stands at the timeout; the header
+     * {@code X-Statesync-Wait} says which. {@code written} is the write's own answer, for an object deleted meanwhile.
+     */
+    public static void answerWhenConverged(Context ctx, ConvergenceWaits.Wait wait, String key,
+                                           int code, JsonNode written, Function<StoredResource, JsonNode> render) {
+        WaitingAnswers.answer(ctx, wait, key,
+            WaitingAnswers.generation(written), code, written, render);
     }
 
     /**

@@ -42,6 +42,7 @@ import io.statesync.rest.internal.UriCheck;
 import io.statesync.rest.internal.ViewObjects;
 import io.statesync.rest.internal.WatchHandler;
 import io.statesync.rest.internal.WriteApi;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.NamespaceLifecycle;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.ResourceStrategy;
@@ -91,6 +92,7 @@ public final class RestServer {
     /** Shared by point reads and watches, so an object read and watched is rendered once per version. */
     private final RenderedJsonCache renderedJson;
     private WatchHandler watch;
+    private ConvergenceWaits waits;
     private KeyRouter router;
     private CommittedEndReader committedEnd;
     private ContentDeleter contentDeleter;
@@ -134,6 +136,8 @@ public final class RestServer {
         view = new ResourceView(config, topics, serdes, resourcesTopic::facts);
         events = new EventHistory(config, topics, serdes);
         registerViewGauges();
+        waits = new ConvergenceWaits(view,
+            config.getLong(ServerConfig.WRITE_WAIT_MAX_TIMEOUT_SECONDS), config.getInt(ServerConfig.WRITE_WAIT_MAX_WAITING));
         watch = new WatchHandler(config, view, renderedJson, () -> resourcesTopic.offsets(OffsetSpec.earliest(),
             view.position().partitions()), registry);
         javalin = Javalin.create(cfg -> {
@@ -219,7 +223,7 @@ public final class RestServer {
             answered::answered, new NamespaceLifecycle(NamespaceLifecycle.Mode.parse(config.getString(ServerConfig.NAMESPACE_LIFECYCLE)),
                 view::get));
         contentDeleter = new ContentDeleter(config, view, store);
-        WriteApi writes = new WriteApi(config, store);
+        WriteApi writes = new WriteApi(config, store, waits);
         BulkApi bulk = new BulkApi(config, store);
         KindsApi kindsApi = new KindsApi(config, topics, serdes, admission, kinds::store);
         routes.get("/healthz", health::livez);
@@ -245,7 +249,7 @@ public final class RestServer {
         routes.get("/api/v1/kinds/{kind}", kindsApi::get);
         routes.put("/api/v1/kinds/{kind}", kindsApi::put);
         routes.get("/api/v1/whoami", authorizer::whoami);
-        RestContext context = new RestContext(config, auth, view, events, store, watch, kinds::policyFor,
+        RestContext context = new RestContext(config, auth, view, events, store, waits, watch, kinds::policyFor,
             kinds::kindPolicies, committedEnd::get);
         for (RestExtension extension : java.util.ServiceLoader.load(RestExtension.class, RestServer.class.getClassLoader())) {
             extensions.add(extension);
@@ -358,6 +362,7 @@ public final class RestServer {
     public void stop() {
         if (watch != null) {
             watch.close();
+            waits.close();
         }
         if (javalin != null) {
             javalin.stop();

@@ -51,6 +51,8 @@ public final class ServerConfig implements ConfigSection {
     public static final String WATCH_MAX_QUEUE = "watch.max.queue";
     public static final String WATCH_SEND_TIMEOUT_MS = "watch.send.timeout.ms";
     public static final String WATCH_MAX_OPEN = "watch.max.open";
+    public static final String WRITE_WAIT_MAX_TIMEOUT_SECONDS = "write.wait.max.timeout.seconds";
+    public static final String WRITE_WAIT_MAX_WAITING = "write.wait.max.waiting";
     public static final String WATCH_MAX_OPEN_PER_TOKEN = "watch.max.open.per.token";
     public static final String WATCH_THREADS = "watch.threads";
     public static final String WATCH_MIN_REQUEST_TIMEOUT_MS = "watch.min.request.timeout.ms";
@@ -198,6 +200,14 @@ public final class ServerConfig implements ConfigSection {
                 "Events buffered for one watch client; a client that falls further behind is disconnected.")
             .define(WATCH_SEND_TIMEOUT_MS, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.LOW,
                 "A watch client whose socket accepts no data for this long is disconnected, so it never holds a server thread.")
+            .define(WRITE_WAIT_MAX_TIMEOUT_SECONDS, Type.LONG, 300L, Range.between(1, 3_600), Importance.LOW,
+                "The longest a write with ?waitFor= waits for its generation to converge (both APIs); a larger"
+                    + " timeoutSeconds, or none, waits this long. Past it the write is answered 202 with the object as it"
+                    + " stands and X-Statesync-Wait: Timeout.")
+            .define(WRITE_WAIT_MAX_WAITING, Type.INT, 1_000, Range.between(1, 1_000_000), Importance.LOW,
+                "The most writes waiting for convergence at once on this instance (both APIs together); one more is"
+                    + " refused 429 with Retry-After before it is submitted. A waiting write holds no server thread,"
+                    + " only its connection.")
             .define(WATCH_MAX_OPEN, Type.INT, 2_000, Range.between(1, 1_000_000), Importance.LOW,
                 "The most watches open at once on this instance (both APIs together); one more is answered 429 with"
                     + " Retry-After. A waiting watch holds no server thread, only its connection and a cursor.")

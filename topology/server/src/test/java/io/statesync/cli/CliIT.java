@@ -151,6 +151,32 @@ class CliIT {
     }
 
     @Test
+    void shouldApplyAndWaitUntilTheAgentReportsSyncedAndExitWith4AtTheTimeout(@TempDir Path dir) throws Exception {
+        String name = "wait-" + UUID.randomUUID().toString().substring(0, 6);
+        Path file = yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {image: nginx}\n");
+
+        Run late = cli("apply", "--wait", "--timeout", "2", "-f", file.toString());
+        Run dryRun = cli("apply", "--wait", "--dry-run", "-f", file.toString());
+        assertThat(late.exit()).as(late.out() + late.err()).isEqualTo(StatesyncCli.EXIT_TIMEOUT);
+        assertThat(late.err()).contains("timeout: WebApp/default/" + name + " is stored but not Synced");
+        assertThat(dryRun.exit()).isEqualTo(StatesyncCli.EXIT_USAGE);
+
+        try (io.statesync.topology.InTestAgent agent = new io.statesync.topology.InTestAgent(
+                EmbeddedClusterExtension.bootstrapServers(), new io.statesync.topology.TopologySerdes(new AppConfig(config)),
+                new io.statesync.topology.TopicNames((String) config.get(AppConfig.TOPIC_PREFIX)))) {
+            Path changed = yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {image: nginx:2}\n");
+            Run waited = cli("apply", "--wait", "--timeout", "60", "-f", changed.toString());
+
+            assertThat(waited.exit()).as(waited.out() + waited.err()).isZero();
+            assertThat(waited.out()).contains("WebApp/default/" + name + " configured, Synced");
+            Run got = cli("get", "WebApp/default/" + name, "-o", "json");
+            JsonNode r = new ObjectMapper().readTree(got.out());
+            assertThat(r.path("status").path("syncStatus").asText()).isEqualTo("Synced");
+            assertThat(r.path("status").path("observedGeneration").asLong()).isEqualTo(r.path("metadata").path("generation").asLong());
+        }
+    }
+
+    @Test
     void shouldGetDiffAndDiagnoseAResource(@TempDir Path dir) throws IOException {
         String name = "one-" + UUID.randomUUID().toString().substring(0, 6);
         assertThat(cli("apply", "-f", yaml(dir, "kind: WebApp\nmetadata: {name: " + name + "}\nspec: {image: nginx}\n").toString()).exit())

@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statesync.cli.StatesyncCli;
@@ -58,7 +57,7 @@ class RestHealthIT {
 
     /** A kind of its own per test, so that policies do not meet. */
     private static String kind() {
-        return "Hk" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        return RestTestApp.uniqueKind("Hk");
     }
 
     private static void putPolicy(String kind, Map<String, Object> policy) {

@@ -78,6 +78,11 @@ final class RestTestApp implements AutoCloseable {
         return p;
     }
 
+    /** A kind no other test uses, starting with {@code prefix}, so that tests' policies and objects do not meet. */
+    static String uniqueKind(String prefix) {
+        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    }
+
     static String prefix(String name) {
         return name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
     }

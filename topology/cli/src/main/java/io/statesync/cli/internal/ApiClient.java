@@ -91,7 +91,13 @@ public final class ApiClient {
 
     public Response send(String method, String path, String body, String contentType, Map<String, String> headers)
         throws IOException {
-        HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(60));
+        return send(method, path, body, contentType, headers, Duration.ofSeconds(60));
+    }
+
+    /** {@link #send} that waits up to {@code timeout} for the answer: for writes the server holds until they converge. */
+    public Response send(String method, String path, String body, String contentType, Map<String, String> headers,
+                         Duration timeout) throws IOException {
+        HttpRequest.Builder b = request(path).timeout(timeout);
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }

@@ -130,7 +130,8 @@ public final class Collections {
                 ResourceKey key = ResourceKey.parse(r.key());
                 options.delete(context, kind, key, context.requestId(ctx) + "-" + key.name());
                 if (first) {
-                    ResourceHandlers.items(out).add(KubeObjects.of(served, r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion())));
+                    ResourceHandlers.items(out).add(ShownStatus.of(served,
+                        KubeObjects.of(served, r, KubeResourceVersion.token(page.position(), r.key(), r.resourceVersion()))));
                 } else {
                     remaining++;
                 }

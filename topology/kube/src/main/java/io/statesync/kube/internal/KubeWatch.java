@@ -95,7 +95,7 @@ final class KubeWatch {
         public byte[] event(String type, StoredResource object, WatchCursor at) {
             String token = KubeResourceVersion.token(at.position(), at.afterKey(), object.resourceVersion());
             ObjectNode o = KubeObjects.of(served, object, token);
-            return line(type, table == null ? o : Tables.table(served, java.util.List.of(o), token, null, table));
+            return line(type, table == null ? ShownStatus.of(served, o) : Tables.table(served, java.util.List.of(o), token, null, table));
         }
 
         @Override

@@ -17,6 +17,7 @@ import io.statesync.avro.PatchType;
 import io.statesync.kube.KubeConfig;
 import io.statesync.rest.ApiError;
 import io.statesync.rest.RestContext;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
@@ -165,7 +166,36 @@ public final class ResourceHandlers {
                 meta.put("resourceVersion", expected);
             }
         }
-        written(ctx, served, key, RestContext.patch(key, type, patch, null));
+        String expected = patch instanceof ArrayNode ops ? jsonPatchPrecondition(ops) : null;
+        written(ctx, served, key, RestContext.patch(key, type, patch, expected));
+    }
+
+    private static final String RESOURCE_VERSION_PATH = "/metadata/resourceVersion";
+
+    /**
+     * The precondition a JSON patch sets: the apiserver applies the patch and then updates with the patched object's
+     * resourceVersion, so an operation that adds, replaces or tests {@code /metadata/resourceVersion} (fabric8's
+     * {@code edit}, and so Java Operator SDK's finalizer removal, add it) is a compare-and-swap on that token. Such
+     * operations are taken out of {@code ops} (the server's form has no token to patch); a removal of the field is
+     * taken out too, as it leaves the update unconditional. Null when no operation names it.
+     */
+    static String jsonPatchPrecondition(ArrayNode ops) {
+        String expected = null;
+        for (java.util.Iterator<JsonNode> it = ops.iterator(); it.hasNext(); ) {
+            JsonNode op = it.next();
+            if (!RESOURCE_VERSION_PATH.equals(op.path("path").asText())) {
+                continue;
+            }
+            String verb = op.path("op").asText();
+            if (verb.equals("add") || verb.equals("replace") || verb.equals("test")) {
+                String given = KubeResourceVersion.precondition(op.path("value").asText(null));
+                expected = expected == null ? given : expected;
+                it.remove();
+            } else if (verb.equals("remove")) {
+                it.remove();
+            }
+        }
+        return expected;
     }
 
     /**
@@ -183,8 +213,18 @@ public final class ResourceHandlers {
             expected = KubeResourceVersion.precondition(meta.path("resourceVersion").asText(null));
             meta.remove("resourceVersion");
         }
-        written(ctx, served, key, RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
-            RestContext.force(ctx, true)));
+        boolean createOnly = false;
+        if (expected != null && context.caughtUpView().get(key.toString()) == null) {
+            // The apiserver creates a missing object from an apply whatever resourceVersion it names: the precondition
+            // holds against a stored object only. Java Operator SDK names one to create a dependent only if absent,
+            // which create-only keeps exactly, decided in the key's task.
+            expected = null;
+            createOnly = true;
+        }
+        DesiredState desired = RestContext.apply(key, config, expected, RestContext.applyFieldManager(ctx),
+            RestContext.force(ctx, true));
+        desired.setCreateOnly(createOnly);
+        written(ctx, served, key, desired);
     }
 
     /**
@@ -222,7 +262,7 @@ public final class ResourceHandlers {
         ObjectNode object = r.result().object().deepCopy();
         String version = r.result().resourceVersion() != null ? r.result().resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
-        ctx.json(KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
+        ctx.json(ShownStatus.of(served, KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version))));
     }
 
     public void delete(Context ctx) throws InterruptedException {
@@ -246,6 +286,7 @@ public final class ResourceHandlers {
         desired.setApiVersion(served.apiVersion());
         boolean dryRun = KubeRequests.dryRun(ctx);
         String requestId = context.requestId(ctx);
+        ConvergenceWaits.Wait wait = context.reserveWait(ctx, dryRun);
         WriteResult w;
         try {
             if (KindCatalog.CRD_KIND.equals(kind.kind())) {
@@ -253,8 +294,14 @@ public final class ResourceHandlers {
             }
             w = dryRun ? context.store().dryRunWrite(key, desired)
                 : context.store().write(key, desired, requestId, ctx.header("Authorization"));
-        } catch (ApiError e) {
-            throw kubeMessage(e, kind, key.name());
+        } catch (RuntimeException | InterruptedException e) {
+            if (wait != null) {
+                wait.release();
+            }
+            if (e instanceof ApiError a) {
+                throw kubeMessage(a, kind, key.name());
+            }
+            throw e;
         }
         ObjectNode object = w.object().deepCopy();
         if (w.stale()) {
@@ -262,8 +309,15 @@ public final class ResourceHandlers {
         }
         String version = w.resourceVersion() != null ? w.resourceVersion()
             : object.path("metadata").path("resourceVersion").asText("");
+        ObjectNode answered = ShownStatus.of(served, KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
+        if (wait != null) {
+            RestContext.answerWhenConverged(ctx, wait, key.toString(), w.code(), answered,
+                r -> ShownStatus.of(served, KubeObjects.of(served, r,
+                    KubeResourceVersion.token(context.view().position(), null, r.resourceVersion()))));
+            return;
+        }
         ctx.status(w.code());
-        ctx.json(KubeObjects.of(served, object, KubeResourceVersion.token(position, null, version)));
+        ctx.json(answered);
     }
 
     /**

@@ -27,10 +27,10 @@ final class Tables {
             ctx.json(table(served, objects, single ? objects.get(0).path("metadata").path("resourceVersion").asText() : listVersion,
                 next, ctx.queryParam("includeObject")));
         } else if (single) {
-            ctx.json(objects.get(0));
+            ctx.json(ShownStatus.of(served, objects.get(0)));
         } else {
             ObjectNode list = KubeObjects.list(served, listVersion, next);
-            ResourceHandlers.items(list).addAll(objects);
+            objects.forEach(o -> ResourceHandlers.items(list).add(ShownStatus.of(served, o)));
             ctx.json(list);
         }
     }

@@ -39,16 +39,17 @@ public final class OpenApiDocument {
         new Operation("PUT", RES, "Create or replace through admission; the body is JSON (application/json) or YAML "
             + "(application/yaml, application/x-yaml); metadata.resourceVersion or If-Match makes it conditional, "
             + "If-None-Match: * makes it create-only (409 AlreadyExists); 422 ValidationFailed when the spec breaks the "
-            + "kind's validation rules; ?dryRun=All writes nothing.",
-            true, List.of(200, 201, 400, 409, 413, 415, 422, 503, 504)),
+            + "kind's validation rules; ?dryRun=All writes nothing; ?waitFor=Synced|Healthy (&timeoutSeconds=) answers once the written generation converged, or 202 with X-Statesync-Wait: Timeout.",
+            true, List.of(200, 201, 202, 400, 409, 413, 415, 422, 429, 503, 504)),
         new Operation("POST", "/api/v1/resources/{kind}/{namespace}", "Create only, with the name in metadata.name, "
             + "from JSON or YAML as PUT: 409 AlreadyExists when it exists; 422 ValidationFailed when the spec breaks the "
-            + "kind's validation rules; ?dryRun=All writes nothing.", true, List.of(201, 400, 409, 413, 415, 422, 503, 504)),
+            + "kind's validation rules; ?dryRun=All writes nothing; ?waitFor=Synced|Healthy (&timeoutSeconds=) answers once the written generation converged, or 202 with X-Statesync-Wait: Timeout.", true,
+            List.of(201, 202, 400, 409, 413, 415, 422, 429, 503, 504)),
         new Operation("PATCH", RES, "Patch applied by admission to the stored object: JSON merge patch "
             + "(application/merge-patch+json) or JSON patch (application/json-patch+json) of spec and metadata labels, "
             + "annotations, finalizers, ownerReferences. Without If-Match (or a merge patch's metadata.resourceVersion) it never conflicts; "
-            + "422 when a JSON patch does not apply or the result breaks the kind's validation rules; ?dryRun=All writes nothing.",
-            true, List.of(200, 400, 404, 409, 413, 415, 422, 503, 504)),
+            + "422 when a JSON patch does not apply or the result breaks the kind's validation rules; ?dryRun=All writes nothing;"
+            + " ?waitFor=Synced|Healthy (&timeoutSeconds=) answers once the written generation converged, or 202 with X-Statesync-Wait: Timeout.", true, List.of(200, 202, 400, 404, 409, 413, 415, 422, 429, 503, 504)),
         new Operation("DELETE", RES, "Delete through admission; If-Match or ?resourceVersion= makes it conditional; "
             + "?propagationPolicy=Background|Foreground|Orphan (or a DeleteOptions body's propagationPolicy) says what "
             + "happens to the dependents, 422 for another value; ?dryRun=All writes nothing.",

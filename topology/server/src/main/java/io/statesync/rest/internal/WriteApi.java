@@ -10,6 +10,7 @@ import io.statesync.config.AppConfig;
 import io.statesync.server.ServerConfig;
 import io.statesync.reconciler.Propagation;
 import io.statesync.rest.ApiError;
+import io.statesync.rest.store.ConvergenceWaits;
 import io.statesync.rest.store.ResourceStore;
 import io.statesync.rest.store.WriteResult;
 import io.statesync.topology.ResourceKey;
@@ -26,10 +27,12 @@ public final class WriteApi {
 
     private final AppConfig config;
     private final ResourceStore store;
+    private final ConvergenceWaits waits;
 
-    public WriteApi(AppConfig config, ResourceStore store) {
+    public WriteApi(AppConfig config, ResourceStore store, ConvergenceWaits waits) {
         this.config = config;
         this.store = store;
+        this.waits = waits;
     }
 
     /** PUT: create or replace; {@code If-None-Match: *} makes it create-only, If-Match a compare-and-swap. */
@@ -149,15 +152,35 @@ public final class WriteApi {
                 + "\": supported values: \"Background\", \"Foreground\", \"Orphan\""));
     }
 
-    /** The store's result of the write, or of its dry run, as status, ETag, admission reason and object. */
+    /**
+     * The store's result of the write, or of its dry run, as status, ETag, admission reason and object; with
+     * {@code ?waitFor=}, once the written generation converged or the wait timed out.
+     */
     private void answer(Context ctx, ResourceKey key, DesiredState desired) throws InterruptedException {
         if (desired.getFieldManager() == null) {
             desired.setFieldManager(FieldManagers.of(ctx));
         }
         boolean dryRun = Requests.dryRun(ctx);
         String requestId = Requests.requestId(ctx);
-        WriteResult w = dryRun ? store.dryRunWrite(key, desired)
-            : store.write(key, desired, requestId, ctx.header("Authorization"));
+        ConvergenceWaits.Wait wait = waits.reserve(ctx.queryParam("waitFor"), ctx.queryParam("timeoutSeconds"), dryRun);
+        WriteResult w;
+        try {
+            w = dryRun ? store.dryRunWrite(key, desired) : store.write(key, desired, requestId, ctx.header("Authorization"));
+        } catch (RuntimeException | InterruptedException refused) {
+            if (wait != null) {
+                wait.release();
+            }
+            throw refused;
+        }
+        if (wait != null) {
+            ctx.header("X-Statesync-Admission", w.reason());
+            WaitingAnswers.answer(ctx, wait, key.toString(), WaitingAnswers.generation(w.object()), w.code(), w.object(),
+                r -> {
+                    ctx.header("ETag", Requests.quote(r.resourceVersion()));
+                    return ResourceJson.toJson(r.resource());
+                });
+            return;
+        }
         ctx.status(w.code());
         if (w.resourceVersion() != null) {
             ctx.header("ETag", Requests.quote(w.resourceVersion()));

@@ -281,7 +281,16 @@ public final class RestServer {
             renderError(ctx, new ApiError(e.getStatus(), e.getStatus() == 413 ? "RequestEntityTooLarge" : "HttpError",
                 e.getMessage()));
         });
-        routes.exception(Exception.class, (e, ctx) -> renderError(ctx, UnexpectedErrors.answer(ctx, e)));
+        routes.exception(Exception.class, (e, ctx) -> {
+            ApiError answer = UnexpectedErrors.answer(ctx, e);
+            try {
+                renderError(ctx, answer);
+            } catch (RuntimeException ended) {
+                // The request ended under the failure (the server stops): a handler that throws here would send
+                // Javalin round its exception mapper again, so the failure, logged above, is where it ends.
+                LOG.debug("No answer for a request that had ended", ended);
+            }
+        });
         routes.error(404, ctx -> {
             if (ctx.resultInputStream() == null) {
                 renderError(ctx, ApiError.notFound("no route for " + ctx.method() + " " + ctx.path()));

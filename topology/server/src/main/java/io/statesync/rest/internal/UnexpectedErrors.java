@@ -21,7 +21,14 @@ public final class UnexpectedErrors {
     /** Logs {@code e} with its stack trace under a new error id, and returns the 500 that names that id. */
     public static ApiError answer(Context ctx, Exception e) {
         String errorId = UUID.randomUUID().toString();
-        LOG.error("Unhandled error on {} {}, error id {}", ctx.method(), ctx.path(), errorId, e);
+        String request;
+        try {
+            request = ctx.method() + " " + ctx.path();
+        } catch (RuntimeException ended) {
+            // A request the server already let go of (it stopped under it) has no path left to name.
+            request = "a request that had ended";
+        }
+        LOG.error("Unhandled error on {}, error id {}", request, errorId, e);
         return ApiError.internal(errorId);
     }
 }

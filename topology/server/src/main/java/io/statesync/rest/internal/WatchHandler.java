@@ -214,6 +214,10 @@ public final class WatchHandler {
         Stream stream = new Stream(ctx, filter, from == null ? start.position() : from.position(), format,
             new Opening(from, start, deadline), permit);
         active.add(stream);
+        if (closed) {
+            // Opened while the handler closes: ended now, since no sweep of close() may come after it.
+            stream.finish();
+        }
         // Javalin calls this once the request is asynchronous, so the stream never writes from two threads at once.
         ctx.future(() -> {
             stream.launch();
@@ -332,6 +336,11 @@ public final class WatchHandler {
             Thread.currentThread().interrupt();
         }
         writers.shutdownNow();
+        // Streams no turn ended (opened while closing, or held by a write past the wait) end here, while the HTTP
+        // server still runs: ended after it stopped, they would hand it requests that no longer exist.
+        for (Stream s : active) {
+            s.finish();
+        }
     }
 
     /** Where a stream starts: the client's cursor, the view's state taken for it, and its deadline. */

@@ -118,13 +118,7 @@ public final class Discovery {
     private static void resource(ArrayNode resources, KindCatalog.Kind k, String version) {
         ObjectNode r = resources.addObject().put("name", k.plural()).put("singularName", k.singular())
             .put("namespaced", k.namespaced()).put("kind", k.kindName());
-        verbs(k).forEach(r.putArray("verbs")::add);
-        if (!k.shortNames().isEmpty()) {
-            k.shortNames().forEach(r.putArray("shortNames")::add);
-        }
-        if (!k.categories().isEmpty()) {
-            k.categories().forEach(r.putArray("categories")::add);
-        }
+        verbsAndNames(r, k);
         if (!k.hasStatusSubresource(version)) {
             return;
         }
@@ -206,6 +200,17 @@ public final class Discovery {
         ObjectNode r = resources.addObject().put("resource", k.plural()).put("singularResource", k.singular())
             .put("scope", k.namespaced() ? "Namespaced" : "Cluster");
         r.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
+        verbsAndNames(r, k);
+        if (!k.hasStatusSubresource(version)) {
+            return;
+        }
+        ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
+        status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
+        status.putArray("verbs").add("get").add("patch").add("update");
+    }
+
+    /** What both forms of discovery say alike of a kind: its verbs, short names and categories. */
+    private static void verbsAndNames(ObjectNode r, KindCatalog.Kind k) {
         verbs(k).forEach(r.putArray("verbs")::add);
         if (!k.shortNames().isEmpty()) {
             k.shortNames().forEach(r.putArray("shortNames")::add);
@@ -213,12 +218,6 @@ public final class Discovery {
         if (!k.categories().isEmpty()) {
             k.categories().forEach(r.putArray("categories")::add);
         }
-        if (!k.hasStatusSubresource(version)) {
-            return;
-        }
-        ObjectNode status = r.putArray("subresources").addObject().put("subresource", "status");
-        status.putObject("responseKind").put("group", k.group()).put("version", version).put("kind", k.kindName());
-        status.putArray("verbs").add("get").add("patch").add("update");
     }
 
     private static List<String> verbs(KindCatalog.Kind k) {

@@ -21,6 +21,7 @@ import io.statesync.topology.internal.KindPolicyUpdater;
 import io.statesync.topology.internal.ObservationProcessor;
 import io.statesync.topology.internal.QuarantiningProcessor;
 import io.statesync.topology.internal.TopologyContext;
+import io.statesync.topology.internal.WireBytesSerializer;
 import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -106,7 +107,7 @@ public final class StatesyncTopology {
             () -> new KindPolicyUpdater(ctx));
         // An output over the topics' limit fails as it is serialized, before the producer sees it: see OutputLimits.bounded.
         t.addSink(RESOURCES_SINK, topics.resources(), Serdes.String().serializer(),
-            OutputLimits.bounded(serdes.resource().serializer(), config), parents);
+            OutputLimits.bounded(new WireBytesSerializer<>(serdes.resource().serializer(), Resource.class), config), parents);
         t.addSink(CORRECTIONS_SINK, topics.corrections(), Serdes.String().serializer(),
             OutputLimits.bounded(serdes.correction().serializer(), config), parents);
         t.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(),

@@ -41,7 +41,7 @@ public final class AdmissionProcessor implements Processor<byte[], byte[], Objec
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         this.decoder = ctx.desiredDecoder();
-        this.output = new ForwardingOutput(context);
+        this.output = new ForwardingOutput(context, ctx);
         this.engine = ReconcileEngine.create(ctx, context);
         // One processor per task counts the task's resources: the admission, which also owns the task's timer. A large
         // store is counted a slice per punctuation, so that the task is RUNNING before it has decoded every key.

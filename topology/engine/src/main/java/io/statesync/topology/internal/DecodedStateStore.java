@@ -1,6 +1,7 @@
 package io.statesync.topology.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -8,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.statesync.avro.Resource;
 import io.statesync.avro.store.ReconcileState;
+import io.statesync.serde.PreEncodedRecords;
 import io.statesync.topology.store.ReconcileStateStore;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
@@ -51,6 +54,8 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
      */
     private final Map<String, Cached> dirty = new LinkedHashMap<>();
     private final Set<String> pending = new LinkedHashSet<>();
+    /** The Resources published since the last commit, by key: only changed keys publish, so it is within dirty's keys. */
+    private final Map<String, PublishedResource> published = new HashMap<>();
     private final Set<String> persistedMarkers = new LinkedHashSet<>();
     private boolean markersLoaded;
     /** Here because it is per task too, shared by both processors, and forgotten with the decoded states. */
@@ -140,6 +145,29 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         evictPastBudget();
     }
 
+    /**
+     * Notes the wire bytes {@code resource} of {@code key} was just published with: if the state still holds it as it
+     * was when the commit writes the state, the commit copies those bytes instead of encoding it again.
+     */
+    public void published(String key, Resource resource, byte[] wireBytes) {
+        published.put(key, new PublishedResource(resource, wireBytes));
+    }
+
+    /** Writes {@code st} to the inner store, with the bytes its Resource was published with when they still hold. */
+    private void putInner(String key, ReconcileState st) {
+        PublishedResource p = published.remove(key);
+        if (p == null || st.getResource() == null || !p.describes(st.getResource())) {
+            wrapped().put(key, st);
+            return;
+        }
+        PreEncodedRecords.lend(st.getResource(), p.wireBytes());
+        try {
+            wrapped().put(key, st);
+        } finally {
+            PreEncodedRecords.clear();
+        }
+    }
+
     private Cached cache(String key, ReconcileState st, int bytes) {
         Cached fresh = new Cached(st, bytes);
         Cached previous = decoded.put(key, fresh);
@@ -159,7 +187,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
             decodedBytes -= eldest.getValue().bytes;
             Cached changed = dirty.remove(eldest.getKey());
             if (changed != null) {
-                wrapped().put(eldest.getKey(), changed.state);
+                putInner(eldest.getKey(), changed.state);
             }
         }
     }
@@ -170,6 +198,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
     }
 
     private void forget(String key) {
+        published.remove(key);
         Cached cached = decoded.remove(key);
         if (cached != null) {
             decodedBytes -= cached.bytes;
@@ -254,11 +283,12 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
      */
     void writeThrough() {
         dirty.forEach((key, cached) -> {
-            wrapped().put(key, cached.state);
+            putInner(key, cached.state);
             decodedBytes += ReconcileStateSerde.lastLength() - cached.bytes;
             cached.bytes = ReconcileStateSerde.lastLength();
         });
         dirty.clear();
+        published.clear();
         evictPastBudget();
     }
 
@@ -285,6 +315,7 @@ public final class DecodedStateStore extends WrappedStateStore<KeyValueStore<Str
         decoded.clear();
         decodedBytes = 0;
         dirty.clear();
+        published.clear();
         pending.clear();
         persistedMarkers.clear();
         markersLoaded = false;

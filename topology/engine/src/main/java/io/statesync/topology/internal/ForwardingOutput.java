@@ -12,6 +12,7 @@ import io.statesync.topology.StatesyncHeaders;
 import io.statesync.topology.TopologyNames;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -19,9 +20,15 @@ import org.apache.kafka.streams.processor.api.Record;
 final class ForwardingOutput implements ReconcileEngine.Output {
 
     private final ProcessorContext<Object, Object> context;
+    private final Serializer<Resource> resources;
+    private final String resourcesTopic;
+    private final DecodedStateStore states;
 
-    ForwardingOutput(ProcessorContext<Object, Object> context) {
+    ForwardingOutput(ProcessorContext<Object, Object> context, TopologyContext ctx) {
         this.context = context;
+        this.resources = ctx.serdes().resource().serializer();
+        this.resourcesTopic = ctx.topics().resources();
+        this.states = DecodedStateStore.of(context.getStateStore(TopologyNames.STATE_STORE));
     }
 
     @Override
@@ -30,8 +37,16 @@ final class ForwardingOutput implements ReconcileEngine.Output {
         if (resource != null) {
             headers.add(StatesyncHeaders.RESOURCE_SUMMARY, ResourceSummary.of(resource).encode());
         }
-        context.forward(new Record<>(key, resource, timestamp, headers), TopologyNames.RESOURCES_SINK);
-        if (resource != null && ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(resource.getMetadata().getKind())) {
+        if (resource == null) {
+            context.forward(new Record<>(key, null, timestamp, headers), TopologyNames.RESOURCES_SINK);
+            return;
+        }
+        // Encoded here rather than by the sink, so that the commit can write the same bytes into the key's state
+        // record; the sink's serializer still holds them to the topics' limit (see WireBytesSerializer).
+        byte[] wire = resources.serialize(resourcesTopic, headers, resource);
+        context.forward(new Record<>(key, wire, timestamp, headers), TopologyNames.RESOURCES_SINK);
+        states.published(key, resource, wire);
+        if (ApiOnlyKinds.CUSTOM_RESOURCE_DEFINITION.equals(resource.getMetadata().getKind())) {
             definition(resource, false, timestamp);
         }
     }

@@ -26,7 +26,7 @@ public final class ObservationProcessor implements Processor<byte[], byte[], Obj
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         this.decoder = ctx.observedDecoder();
-        this.output = new ForwardingOutput(context);
+        this.output = new ForwardingOutput(context, ctx);
         this.engine = ReconcileEngine.create(ctx, context);
     }
 

@@ -80,7 +80,7 @@ final class TaskReconciler {
         PolicyCatalog policies = new PolicyCatalog(pc.getStateStore(TopologyNames.KINDS_STORE),
             ctx.serdes().kindPolicy().deserializer(), ctx.topics().kinds(), PolicyCatalog.definitionLimits(ctx.config()));
         return new TaskReconciler(ctx, new StateStores(pc), policies, new CorrectionPlanner(new SplittableRandom()),
-            GarbageCollection.dependentsIndex(pc, ctx.metrics().collector()), new ForwardingOutput(pc),
+            GarbageCollection.dependentsIndex(pc, ctx.metrics().collector()), new ForwardingOutput(pc, ctx),
             pc.taskId().toString());
     }
 

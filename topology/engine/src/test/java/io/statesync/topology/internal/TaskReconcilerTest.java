@@ -90,7 +90,9 @@ class TaskReconcilerTest {
         Resource published = r.reconcile("WebApp/default/a", TaskReconciler.Cause.of(TaskReconciler.Why.ADMITTED, NOW));
 
         assertThat(published).isNotNull();
-        assertThat(forwardedTo(pc, TopologyNames.RESOURCES_SINK)).containsExactly(published);
+        assertThat(forwardedTo(pc, TopologyNames.RESOURCES_SINK)).as("forwarded as the bytes the sink writes")
+            .singleElement().satisfies(wire -> assertThat(ctx.serdes().resource().deserializer()
+                .deserialize(ctx.topics().resources(), (byte[]) wire)).isEqualTo(published));
         assertThat(forwardedTo(pc, TopologyNames.CORRECTIONS_SINK)).singleElement()
             .satisfies(c -> assertThat(((Correction) c).getName()).isEqualTo("a"));
     }

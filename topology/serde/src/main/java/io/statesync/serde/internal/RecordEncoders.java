@@ -1,7 +1,10 @@
 package io.statesync.serde.internal;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -20,9 +23,12 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.Value;
 import io.statesync.avro.store.ReconcileState;
+import io.statesync.serde.PreEncodedRecords;
+import io.statesync.serde.WireFormat;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.Encoder;
+import org.apache.avro.io.EncoderFactory;
 
 /**
  * Writes the records statesync encodes most (the {@link Resource}, the {@link Correction}, the per-key
@@ -124,7 +130,7 @@ final class RecordEncoders {
 
     private static void writeState(Schema schema, ReconcileState st, Encoder out, ValueWriter values, RecordWriter records)
         throws IOException {
-        writeNested(schema, STATE_RESOURCE, st.getResource(), out, records);
+        writeResourceOf(schema, st, out, records);
         writeNested(schema, STATE_OBSERVED, st.getObserved(), out, records);
         writeOptional(st.getLastApplied(), values, out);
         writeNested(schema, STATE_CORRECTION, st.getLastCorrection(), out, records);
@@ -141,6 +147,37 @@ final class RecordEncoders {
         out.writeBoolean(st.getLastCorrectionSpecIsApplied());
         out.writeBoolean(st.getObservedFromStatus());
         writeOptional(st.getUnpublishedResourceVersion(), RecordEncoders::writeText, out);
+    }
+
+    /**
+     * The state's Resource: the bytes it was published with when they are lent ({@link PreEncodedRecords}), since a
+     * reconcile that publishes the Resource leaves it as the state keeps it, and the state is written at the commit.
+     */
+    private static void writeResourceOf(Schema schema, ReconcileState st, Encoder out, RecordWriter records)
+        throws IOException {
+        byte[] wire = PreEncodedRecords.wireBytesOf(st.getResource());
+        if (wire == null) {
+            writeNested(schema, STATE_RESOURCE, st.getResource(), out, records);
+            return;
+        }
+        assert Arrays.equals(Arrays.copyOfRange(wire, WireFormat.HEADER_SIZE, wire.length),
+            encoded(schema.getFields().get(STATE_RESOURCE).schema().getTypes().get(1), st.getResource(), records))
+            : "the bytes lent for the state's Resource are not its encoding: it changed after they were made";
+        out.writeIndex(1);
+        out.writeFixed(wire, WireFormat.HEADER_SIZE, wire.length - WireFormat.HEADER_SIZE);
+    }
+
+    /** For the assertion above only. */
+    private static byte[] encoded(Schema schema, Object record, RecordWriter records) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            Encoder e = EncoderFactory.get().binaryEncoder(bytes, null);
+            records.write(schema, record, e);
+            e.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A {@code [null, record]} field of {@code schema}'s record, the record written with that field's own schema. */

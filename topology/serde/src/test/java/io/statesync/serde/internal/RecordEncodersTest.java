@@ -27,6 +27,8 @@ import io.statesync.avro.Resource;
 import io.statesync.avro.ResourceStatus;
 import io.statesync.avro.SyncStatus;
 import io.statesync.avro.store.ReconcileState;
+import io.statesync.serde.PreEncodedRecords;
+import io.statesync.serde.WireFormat;
 import io.statesync.testing.RandomValues;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -109,6 +111,42 @@ class RecordEncodersTest {
             assertThat(written(new ValueAwareDatumWriter<>(Resource.getClassSchema(),
                 ClassResolvedUnionData.forClass(Resource.class)), decoded))
                 .isEqualTo(written(new SpecificDatumWriter<>(Resource.class), decoded));
+        }
+    }
+
+    @Test
+    void shouldCopyTheLentBytesOfTheStatesResourceAndWriteWhatAvroWrites() throws IOException {
+        SplittableRandom random = new SplittableRandom(23);
+        ReconcileState st = randomState(random);
+        st.setResource(randomResource(random));
+        byte[] body = written(new SpecificDatumWriter<>(Resource.class), st.getResource());
+        byte[] wire = new byte[WireFormat.HEADER_SIZE + body.length];
+        System.arraycopy(body, 0, wire, WireFormat.HEADER_SIZE, body.length);
+        Resource other = randomResource(random);
+
+        PreEncodedRecords.lend(st.getResource(), wire);
+        try {
+            assertThat(PreEncodedRecords.wireBytesOf(st.getResource())).isSameAs(wire);
+            assertThat(PreEncodedRecords.wireBytesOf(other)).as("lent for one instance only").isNull();
+            assertThat(ours(st)).isEqualTo(avros(st));
+        } finally {
+            PreEncodedRecords.clear();
+        }
+        assertThat(PreEncodedRecords.wireBytesOf(st.getResource())).isNull();
+    }
+
+    @Test
+    void shouldRefuseLentBytesThatAreNotTheResourcesEncodingWhileAssertionsAreOn() {
+        SplittableRandom random = new SplittableRandom(29);
+        ReconcileState st = randomState(random);
+        st.setResource(randomResource(random));
+        byte[] stale = new byte[WireFormat.HEADER_SIZE + 3];
+
+        PreEncodedRecords.lend(st.getResource(), stale);
+        try {
+            assertThatThrownBy(() -> ours(st)).isInstanceOf(AssertionError.class).hasMessageContaining("changed");
+        } finally {
+            PreEncodedRecords.clear();
         }
     }
 

@@ -33,8 +33,6 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
     private final int size;
     private final int[] index;
     private Set<Entry<K, V>> entries;
-    /** See {@link #derived()}: written once, read from any thread. */
-    private volatile Object derived;
 
     CompactMap(Object[] slots, int size) {
         this.slots = slots;
@@ -72,20 +70,6 @@ public class CompactMap<K, V> extends AbstractMap<K, V> {
             throw new ConcurrentModificationException();
         }
         return new CompactMap<>(slots, at / 2);
-    }
-
-    /**
-     * A form of this map that its owner derived from it and keeps with it, or null. The map never changes, so neither
-     * does a form derived from it: a spec's reconciler tree is built when admission reads the write and read again by
-     * the reconcile of the same write and by every later one while the state stays decoded.
-     */
-    public final Object derived() {
-        return derived;
-    }
-
-    /** Keeps {@code form} with the map (see {@link #derived()}); only one owner may use the slot. */
-    public final void derived(Object form) {
-        this.derived = form;
     }
 
     public static <K, V> Builder<K, V> builder(int expectedSize) {

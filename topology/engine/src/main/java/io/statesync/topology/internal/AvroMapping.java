@@ -51,7 +51,7 @@ public final class AvroMapping {
 
     /** {@link #tree}, normalised (frozen) as the reconciler wants it: the reconciler only walks a frozen tree, where it copies any other. */
     public static Object frozenTree(Value v) {
-        return v == null ? null : FrozenTrees.ofRoot(v);
+        return v == null ? null : FrozenTrees.of(v);
     }
 
     public static Value value(Object tree) {

@@ -19,23 +19,6 @@ final class FrozenTrees {
     private FrozenTrees() {
     }
 
-    /**
-     * {@link #of} for a tree's root, kept on the root's compact map ({@link CompactMap#derived()}): admission freezes a
-     * write's spec, and the reconcile that follows, and each later one while the state stays decoded, freeze the same
-     * instance again. Only roots keep theirs, so a tree holds one frozen copy, not one per subtree.
-     */
-    static Object ofRoot(Value v) {
-        if (!(v.getValue() instanceof CompactMap<?, ?> root)) {
-            return of(v);
-        }
-        Object kept = root.derived();
-        if (kept == null) {
-            kept = of(v);
-            root.derived(kept);
-        }
-        return kept;
-    }
-
     static Object of(Value v) {
         Object node = v == null ? null : v.getValue();
         if (node == null || node instanceof Boolean || node instanceof Long || node instanceof Double

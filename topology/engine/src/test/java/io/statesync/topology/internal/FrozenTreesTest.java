@@ -44,26 +44,4 @@ class FrozenTreesTest {
 
         assertThatThrownBy(() -> FrozenTrees.of(v)).isInstanceOf(IllegalArgumentException.class);
     }
-
-    @Test
-    void shouldFreezeACompactRootOnceAndHandBackTheSameTreeAfterThat() {
-        Value spec = new Value(Map.of("image", new Value("nginx:1.25"), "env",
-            new Value(Map.of("LOG_LEVEL", new Value("info")))));
-        CompactValues.compact(spec);
-
-        Object first = FrozenTrees.ofRoot(spec);
-        Object second = FrozenTrees.ofRoot(spec);
-
-        assertThat(first).isEqualTo(FrozenTrees.of(spec)).isEqualTo(Map.of("image", "nginx:1.25", "env", Map.of("LOG_LEVEL", "info")));
-        assertThat(second).isSameAs(first);
-    }
-
-    @Test
-    void shouldFreezeAnyOtherRootAfresh() {
-        Value list = new Value(List.of(new Value("a")));
-        Value hashed = new Value(new java.util.HashMap<>(Map.of("a", new Value(1L))));
-
-        assertThat(FrozenTrees.ofRoot(list)).isNotSameAs(FrozenTrees.ofRoot(list)).isEqualTo(List.of("a"));
-        assertThat(FrozenTrees.ofRoot(hashed)).isNotSameAs(FrozenTrees.ofRoot(hashed)).isEqualTo(Map.of("a", 1L));
-    }
 }

@@ -106,6 +106,10 @@ final class RestFuzzHttp {
         }
         String[] lines = new String(all, 0, end, StandardCharsets.ISO_8859_1).split("\r\n");
         String[] statusLine = lines[0].split(" ", 3);
+        if (!lines[0].startsWith("HTTP/1.") || statusLine.length < 2 || !statusLine[1].matches("\\d{3}")) {
+            // Reported with what arrived, so that a server writing one connection's bytes to another shows itself.
+            throw new IOException("not an HTTP answer; it begins: " + printable(all, 200));
+        }
         Map<String, String> headers = new TreeMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
@@ -118,6 +122,15 @@ final class RestFuzzHttp {
             body = dechunk(body);
         }
         return new Response(Integer.parseInt(statusLine[1]), headers, body);
+    }
+
+    private static String printable(byte[] bytes, int max) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(bytes.length, max); i++) {
+            int c = bytes[i] & 0xff;
+            b.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\x%02x", c));
+        }
+        return b.toString();
     }
 
     private static byte[] readAll(InputStream in, AtomicBoolean answered) throws IOException {

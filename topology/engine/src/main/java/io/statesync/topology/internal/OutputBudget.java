@@ -10,7 +10,6 @@ import io.statesync.avro.EventType;
 import io.statesync.avro.ObservedState;
 import io.statesync.avro.Value;
 import io.statesync.config.AppConfig;
-import io.statesync.reconciler.CompactMap;
 import io.statesync.serde.EncodedSize;
 import io.statesync.topology.OutputLimits;
 import io.statesync.topology.WriteAdmission;
@@ -55,45 +54,9 @@ public final class OutputBudget {
 
     /**
      * The bytes of every leaf's path (its keys and indexes from the root), added up, as status.diff and a correction
-     * repeat them per field; the walk stops once the sum passes {@code limit}. Every write is measured, so a tree
-     * whose depth the input's check bounds is walked recursively, which allocates nothing; a deeper one iteratively.
+     * repeat them per field; the walk is iterative and stops once the sum passes {@code limit}.
      */
     static long pathBytes(Value root, long limit) {
-        long[] total = {0};
-        return walk(root, 0, CompactValues.RECURSION_LIMIT, limit, total) ? total[0] : pathBytesIteratively(root, limit);
-    }
-
-    /** Adds the paths under {@code node} to {@code total}; false, leaving it partly added, past {@code levels} levels. */
-    private static boolean walk(Value node, long prefix, int levels, long limit, long[] total) {
-        if (levels == 0) {
-            return false;
-        }
-        Object v = node == null ? null : node.getValue();
-        if (v instanceof CompactMap<?, ?> m && !m.isEmpty()) {
-            for (int i = 0; i < m.size() && total[0] <= limit; i++) {
-                if (!walk((Value) m.valueAt(i), prefix + m.keyAt(i).toString().length() + 1, levels - 1, limit, total)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof Map<?, ?> m && !m.isEmpty()) {
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!walk((Value) e.getValue(), prefix + e.getKey().toString().length() + 1, levels - 1, limit, total)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof List<?> l && !l.isEmpty()) {
-            for (Object c : l) {
-                if (!walk((Value) c, prefix + INDEX_BYTES, levels - 1, limit, total)) {
-                    return false;
-                }
-            }
-        } else {
-            total[0] += prefix;
-        }
-        return true;
-    }
-
-    private static long pathBytesIteratively(Value root, long limit) {
         long total = 0;
         Deque<Object[]> stack = new ArrayDeque<>();
         stack.push(new Object[] {root, 0L});

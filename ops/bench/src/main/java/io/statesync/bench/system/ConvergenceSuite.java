@@ -53,17 +53,13 @@ public final class ConvergenceSuite {
             Measured m = measured(overrides);
             warmUps++;
             warm = m.jitShare() < QUIET_JIT_SHARE || warmUps == MAX_WARM_UPS;
-            System.err.printf("  warm-up %d: created %.2f s, changed %.2f s, JIT %.2f of the run%n", warmUps, m.created(),
-                m.changed(), m.jitShare());
-            table.row("warm-up " + warmUps + " (discarded)", m.created(), m.changed(), m.jitShare(), m.guarantee(), m.commit());
+            m.report(table, "warm-up " + warmUps, "warm-up " + warmUps + " (discarded)");
         }
         for (int r = 1; r <= runs; r++) {
             Measured m = measured(overrides);
-            System.err.printf("  run %d: created %.2f s, changed %.2f s, JIT %.2f of the run%n", r, m.created(),
-                m.changed(), m.jitShare());
+            m.report(table, "run " + r, r);
             create.add(m.created());
             change.add(m.changed());
-            table.row(r, m.created(), m.changed(), m.jitShare(), m.guarantee(), m.commit());
         }
         table.row("**median**", Stats.median(create), Stats.median(change), "", "", "");
         return table.render();
@@ -71,6 +67,12 @@ public final class ConvergenceSuite {
 
     /** One run's two times and how much of its wall time the JIT compilers spent compiling (their threads summed). */
     private record Measured(double created, double changed, double jitShare, String guarantee, long commit) {
+
+        /** On stderr as {@code name} as the run ends, and as the table's row {@code row}. */
+        void report(Table table, String name, Object row) {
+            System.err.printf("  %s: created %.2f s, changed %.2f s, JIT %.2f of the run%n", name, created, changed, jitShare);
+            table.row(row, created, changed, jitShare, guarantee, commit);
+        }
     }
 
     private Measured measured(Map<String, Object> overrides) throws Exception {

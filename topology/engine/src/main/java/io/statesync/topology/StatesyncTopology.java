@@ -65,6 +65,14 @@ public final class StatesyncTopology {
     static final int TRANSACTIONAL_FETCH_MIN_BYTES = 64 * 1024;
     static final long TRANSACTIONAL_FETCH_MAX_WAIT_MS = 5;
 
+    /**
+     * How the stream threads' producers compress what they write: the state changelog and the Resources carry the
+     * same field names, conditions and spec shapes record after record, so a batch shrinks several times. The broker
+     * then copies, checks and stores a fraction of the bytes, which costs less CPU than lz4 costs the stream thread;
+     * the throughput suite of docs/benchmarks.md measures both sides on one machine.
+     */
+    static final String OUTPUT_COMPRESSION = "lz4";
+
     private StatesyncTopology() {
     }
 
@@ -198,6 +206,7 @@ public final class StatesyncTopology {
         Properties props = new Properties();
         props.putAll(p);
         batchUnderExactlyOnce(props);
+        ClientDefaults.putUnlessSet(props, ProducerConfig.COMPRESSION_TYPE_CONFIG, OUTPUT_COMPRESSION, StreamsConfig.PRODUCER_PREFIX);
         long commitGap = config.getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
         if (commitGap > 0 && !props.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
             // A commit that admission asks for while the stream thread blocks in poll waits until the poll ends.

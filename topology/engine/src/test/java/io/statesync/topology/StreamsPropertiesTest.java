@@ -109,6 +109,21 @@ class StreamsPropertiesTest {
     }
 
     @Test
+    void shouldCompressWhatTheStreamThreadsWriteUnderEitherGuarantee() {
+        assertThat(producerConfig(Map.of()).getString(ProducerConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("lz4");
+        assertThat(producerConfig(Map.of(AppConfig.PROCESSING_GUARANTEE, AppConfig.AT_LEAST_ONCE))
+            .getString(ProducerConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("lz4");
+    }
+
+    @Test
+    void shouldLetTheOperatorsCompressionWin() {
+        assertThat(producerConfig(Map.of("producer.compression.type", "zstd")).getString(ProducerConfig.COMPRESSION_TYPE_CONFIG))
+            .isEqualTo("zstd");
+        assertThat(producerConfig(Map.of("kafka.compression.type", "none")).getString(ProducerConfig.COMPRESSION_TYPE_CONFIG))
+            .isEqualTo("none");
+    }
+
+    @Test
     void shouldLetTheOperatorsFetchSettingsWin() {
         ConsumerConfig main = mainConsumerConfig(Map.of("consumer.fetch.min.bytes", "1", "kafka.fetch.max.wait.ms", "500"));
 

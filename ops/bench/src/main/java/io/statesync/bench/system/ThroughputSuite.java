@@ -50,19 +50,20 @@ public final class ThroughputSuite {
                 BenchCluster.PARTITIONS),
             "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "floor rec/s", "statesync / naive", "statesync / raw",
             "naive / raw", "floor / naive", "statesync / floor", "statesync CPU µs/rec", "naive CPU µs/rec", "floor CPU µs/rec",
-            "CPU: naive / statesync", "CPU: floor / statesync");
+            "CPU: naive / statesync", "CPU: floor / statesync", "statesync JVM CPU µs/rec", "naive JVM CPU µs/rec");
         List<double[]> samples = new ArrayList<>();
         for (int r = 0; r <= runs; r++) {
             double[] s = oneRun(r == 0 ? warmUp : inputs, r);
             // Each run as it ends, so that an interrupted full-size invocation still leaves its figures.
             System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s;"
-                + " CPU µs/rec statesync %.1f, naive %.1f, floor %.1f%n", r, s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+                + " CPU µs/rec statesync %.1f, naive %.1f, floor %.1f; JVM CPU µs/rec statesync %.1f, naive %.1f%n",
+                r, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
             if (r > 0) {
                 samples.add(s);
             }
             String label = r > 0 ? String.valueOf(r) : String.format("warm-up (discarded, %,d + %,d)", warmUp.records(), warmUp.records());
             table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3],
-                s[4], s[5], s[6], s[5] / s[4], s[6] / s[4]);
+                s[4], s[5], s[6], s[5] / s[4], s[6] / s[4], s[7], s[8]);
         }
         table.row("**median**", median(samples, 0), median(samples, 1), median(samples, 2), median(samples, 3),
             Stats.median(samples.stream().map(s -> s[0] / s[1]).toList()),
@@ -72,7 +73,8 @@ public final class ThroughputSuite {
             Stats.median(samples.stream().map(s -> s[0] / s[3]).toList()),
             median(samples, 4), median(samples, 5), median(samples, 6),
             Stats.median(samples.stream().map(s -> s[5] / s[4]).toList()),
-            Stats.median(samples.stream().map(s -> s[6] / s[4]).toList()));
+            Stats.median(samples.stream().map(s -> s[6] / s[4]).toList()),
+            median(samples, 7), median(samples, 8));
         return table.render();
     }
 
@@ -125,21 +127,25 @@ public final class ThroughputSuite {
         // The floor writes to the same resources topic as statesync; it runs last, so statesync's figures are untouched.
         SchemaWarmup.floor(serdes, topics, prefix + "floor-" + run);
         double[] floor = measure(FloorTopology.build(topics, serdes), naiveProps, prefix + "floor-" + run, ends);
-        return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1]};
+        return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1], s[2], n[2]};
     }
 
     /**
-     * Input records/s, and the CPU microseconds the app's own threads spent per input record from its first RUNNING
-     * (so without start-up: opening stores and joining the group cost each contender differently, once).
+     * Input records/s, the CPU microseconds the app's own threads spent per input record from its first RUNNING (so
+     * without start-up: opening stores and joining the group cost each contender differently, once), and those of the
+     * whole JVM over the same span. The JVM's figure adds what the contender makes others do: the broker storing its
+     * writes, RocksDB's compactions, the garbage collector. On a machine whose cores are all busy the rate follows it.
      */
     private double[] measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {
         Properties props = StreamsRun.withIdentity(base, appId, cluster.dir().resolve("state").resolve(appId));
         try (Admin admin = cluster.admin(); StreamsRun run = new StreamsRun(topology, props).start()) {
             long start = run.awaitRunning(Duration.ofMinutes(2));
             long cpuAtStart = ClientCpu.nanos(appId);
+            long jvmAtStart = ClientCpu.processNanos();
             long end = Offsets.awaitCommitted(admin, appId, ends, TIMEOUT.toMillis());
             long total = Offsets.total(ends);
-            return new double[] {total / ((end - start) / 1e9), (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / total};
+            return new double[] {total / ((end - start) / 1e9), (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / total,
+                (ClientCpu.processNanos() - jvmAtStart) / 1e3 / total};
         }
     }
 }

@@ -19,6 +19,7 @@ import io.statesync.rest.internal.CommittedEndReader;
 import io.statesync.rest.internal.DependentsApi;
 import io.statesync.rest.internal.EventsApi;
 import io.statesync.rest.internal.ForwardCredential;
+import io.statesync.rest.internal.HttpConnectors;
 import io.statesync.rest.internal.HttpsConnector;
 import io.statesync.rest.internal.InstanceHealth;
 import io.statesync.rest.internal.JsonErrorHandler;
@@ -151,8 +152,12 @@ public final class RestServer {
             cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
             cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
             String keystore = config.getString(ServerConfig.HTTP_TLS_KEYSTORE_PATH);
+            // Our own connector either way: Javalin's default one would read with Jetty's plain HTTP/1.1 connections
+            // (HttpConnectors says why those are not used).
             if (!keystore.isEmpty()) {
                 cfg.jetty.addConnector((server, http) -> HttpsConnector.create(server, http, config, keystore, host));
+            } else {
+                cfg.jetty.addConnector((server, http) -> HttpConnectors.plain(server, http, host, config.getInt(ServerConfig.HTTP_PORT)));
             }
             registerErrors(cfg.routes);
             cfg.routes.before(UriCheck::requireWellFormed);

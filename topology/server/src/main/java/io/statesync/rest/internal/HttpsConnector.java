@@ -6,7 +6,6 @@ import org.apache.kafka.common.config.types.Password;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -33,7 +32,7 @@ public final class HttpsConnector {
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new SecureRequestCustomizer());
         ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(tls, HttpVersion.HTTP_1_1.asString()),
-            new HttpConnectionFactory(https));
+            HttpConnectors.http11(https));
         connector.setHost(host);
         connector.setPort(config.getInt(ServerConfig.HTTP_PORT));
         return connector;

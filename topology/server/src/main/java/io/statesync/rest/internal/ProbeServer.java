@@ -5,6 +5,7 @@ import java.util.function.Function;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -36,7 +37,7 @@ public final class ProbeServer implements AutoCloseable {
         threads.setName("statesync-probes");
         threads.setDaemon(true);
         server = new Server(threads);
-        connector = new ServerConnector(server, 1, 1);
+        connector = new ServerConnector(server, 1, 1, HttpConnectors.http11(new HttpConfiguration()));
         connector.setHost(host);
         connector.setPort(port);
         connector.setIdleTimeout(IDLE_TIMEOUT_MS);

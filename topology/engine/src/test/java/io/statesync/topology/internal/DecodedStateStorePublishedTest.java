@@ -47,11 +47,10 @@ class DecodedStateStorePublishedTest {
         return st;
     }
 
-    private byte[] published(DecodedStateStore store, ReconcileState st) {
+    private void published(DecodedStateStore store, ReconcileState st) {
         byte[] wire = serdes.resource().serializer().serialize("resources", st.getResource());
         store.write(KEY, st);
         store.published(KEY, st.getResource(), wire);
-        return wire;
     }
 
     @Test

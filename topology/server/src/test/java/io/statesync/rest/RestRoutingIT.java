@@ -69,13 +69,13 @@ class RestRoutingIT {
     }
 
     /**
-     * Instance b's view fetches lazily (each fetch waits up to 3 s for 50 MB), so right after a write answered by a,
+     * Instance b's view fetches lazily (each fetch waits up to 1 s for 50 MB), so right after a write answered by a,
      * b's plain read shows the previous version; its consistent read must still show the write, by waiting for its
      * view to reach the committed end. Nothing is forwarded: the keys are a's, and b answers.
      */
     @Test
     void shouldShowAWriteAnsweredByOneInstanceToAConsistentReadOnAnotherWhoseViewLags() throws Exception {
-        startPair("rest-consistent", Map.of(), Map.of("consumer.fetch.max.wait.ms", 3_000, "consumer.fetch.min.bytes", 50_000_000));
+        startPair("rest-consistent", Map.of(), Map.of("consumer.fetch.max.wait.ms", 1_000, "consumer.fetch.min.bytes", 50_000_000));
         b.awaitReady();
         String aHost = "127.0.0.1:" + a.app.httpPort();
         await().atMost(Duration.ofSeconds(60)).until(() -> IntStream.range(0, KEYS).anyMatch(k -> ownerOf(a, k).equals(aHost)));

@@ -52,6 +52,10 @@ class WedgedTaskAbuseIT {
     void shouldShowTheFailingTaskOnReadyzThenQuarantineItsInputAndAdmitOnEveryPartitionAcrossARestart() throws Exception {
         String prefix = RestTestApp.prefix("wedged-task");
         Map<String, Object> config = RestTestApp.config("wedged-task", prefix);
+        // Each failure ends the stream thread, and its replacement's rebalance waits for the dead thread's member to
+        // expire: the broker's shortest session keeps that wait to seconds.
+        config.put("streams.session.timeout.ms", 6_000);
+        config.put("streams.heartbeat.interval.ms", 1_500);
         TopicNames topics = new TopicNames(prefix);
         RestTestApp app = RestTestApp.start(config).as(RestTestApp.WRITER);
         String name = RestTestApp.nameOnPartition("wedge", 1, 3);

@@ -181,10 +181,13 @@ class WaitForConvergenceIT {
             held.add(putAsync("/api/v1/resources/" + kind + "/default/held-" + i + "?waitFor=Synced",
                 body(Map.of("n", i), Map.of())));
         }
-        // The held writes take their places before they are submitted; one more is refused once all are in.
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> app.put(
-            "/api/v1/resources/" + kind + "/default/probe?waitFor=Synced&timeoutSeconds=1", body(Map.of("n", 0), Map.of()))
-            .statusCode() == 429);
+        // The held writes take their places before they are submitted, so once all are stored, all are in: one more
+        // is refused. A probe sent before then would take a place of its own and turn a held write away.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() ->
+            storedNames(kind).stream().filter(name -> name.startsWith("held-")).count() == MAX_WAITING);
+        HttpResponse<String> probe = app.put("/api/v1/resources/" + kind + "/default/probe?waitFor=Synced&timeoutSeconds=1",
+            body(Map.of("n", 0), Map.of()));
+        assertThat(probe.statusCode()).as("one more than the cap: " + probe.body()).isEqualTo(429);
 
         Set<String> refused = ConcurrentHashMap.newKeySet();
         AtomicInteger other = new AtomicInteger();
@@ -213,13 +216,19 @@ class WaitForConvergenceIT {
             assertThat(r.statusCode()).as("closed at its timeout: " + r.body()).isEqualTo(202);
             assertThat(r.headers().firstValue(WAIT)).hasValue("Timeout");
         }
-        JsonNode listed = json(app.get("/api/v1/resources?kind=" + kind));
-        List<String> stored = new ArrayList<>();
-        listed.path("items").forEach(item -> stored.add(item.path("metadata").path("name").asText()));
-        assertThat(stored).as("a refused write stores nothing").doesNotContainAnyElementsOf(refused)
+        List<String> stored = storedNames(kind);
+        assertThat(stored).as("a refused write stores nothing").doesNotContainAnyElementsOf(refused).doesNotContain("probe")
             .filteredOn(name -> name.startsWith("held-")).hasSize(MAX_WAITING);
         assertThat(app.put("/api/v1/resources/" + kind + "/default/after?waitFor=Synced&timeoutSeconds=0",
             body(Map.of("n", 1), Map.of())).statusCode()).as("places are given back").isEqualTo(202);
         app.assertEveryPartitionAdmits(3, Duration.ofSeconds(5));
+    }
+
+    /** The names of the stored resources of {@code kind}. */
+    private static List<String> storedNames(String kind) {
+        List<String> stored = new ArrayList<>();
+        json(app.get("/api/v1/resources?kind=" + kind)).path("items")
+            .forEach(item -> stored.add(item.path("metadata").path("name").asText()));
+        return stored;
     }
 }

@@ -58,20 +58,26 @@ public final class KubeApi implements RestExtension {
         routes.get(GV, discovery::groupVersion);
         objectRoutes(routes, NS, objects, collections, true);
         objectRoutes(routes, ALL, objects, collections, true);
-        // Watches are HTTP streams, as kubectl and client-go read them. A client that first tries a WebSocket (fabric8
-        // does) is answered 503, on which it falls back to the HTTP stream; any other refusal ends its watch, so a watch
-        // the caps refuse is answered 429 here already, and its client learns of it instead of retrying unseen. No
-        // before-handler runs for an upgrade: the token is checked here, so only a reader learns of the caps.
-        for (String path : new String[] {ALL, NS}) {
+        // Watches are HTTP streams only, as kubectl and client-go read them: the server's watch stream writes to an HTTP
+        // response. A client that asks for a WebSocket first (fabric8 does) is answered as a server without WebSocket
+        // support answers it, as the plain GET of a watch that ended before its first event; fabric8 takes that as "no
+        // WebSocket here" and opens the HTTP stream at once, where a 5xx would have it retry the upgrade with backoff
+        // first. The refusals the GET would get come first, from the same checks, so that a refused watch fails at
+        // once instead of falling back to a request refused again; only a reader learns of the caps. No before-handler
+        // runs for an upgrade: the token is checked here.
+        for (String path : new String[] {ALL, NS, "/api/v1/namespaces", "/api/v1/namespaces/{namespace}/events", "/api/v1/events"}) {
+            // The endpoint only routes the upgrade to the handler below, which never lets it happen.
             routes.ws(path, ws -> ws.onConnect(session -> session.closeSession()));
             routes.wsBeforeUpgrade(path, ctx -> {
                 try {
                     context.auth().require(ctx.header("Authorization"), TokenAuth.Role.READER);
                     context.refuseWatchPastCaps(ctx);
                 } catch (ApiError refused) {
-                    refuseUpgrade(ctx, refused);
+                    answerUpgrade(ctx, refused.code(), refused.retryAfterSeconds(), KubeStatus.of(refused,
+                        ctx.pathParamMap().get("group"), ctx.pathParamMap().get("plural"), null).toString());
+                    return;
                 }
-                throw ApiError.unavailable("watches are served as HTTP streams, not over WebSocket", 1);
+                answerUpgrade(ctx, 200, null, "");
             });
         }
     }
@@ -97,22 +103,29 @@ public final class KubeApi implements RestExtension {
     }
 
     /**
-     * Answers an upgrade with {@code refused} as a Status, written here since Javalin sends no body with what its error
-     * handling renders for an upgrade; thrown on, so that the upgrade stops.
+     * Answers an upgrade as a plain HTTP request, {@code code} with {@code body} (a Status, or nothing), and skips the
+     * upgrade. Written here since Javalin's error handling sends no body for an upgrade. Without the subprotocol
+     * Javalin echoes ahead of the handlers, since no WebSocket follows; and without the HTTP session Javalin opens for
+     * every upgrade: nothing uses it, and kept, every upgrade would leave a session in the server's memory.
      */
-    private static void refuseUpgrade(Context ctx, ApiError refused) throws java.io.IOException {
+    private static void answerUpgrade(Context ctx, int code, Integer retryAfterSeconds, String body) throws java.io.IOException {
+        jakarta.servlet.http.HttpSession session = ctx.req().getSession(false);
+        if (session != null) {
+            session.invalidate();
+        }
         jakarta.servlet.http.HttpServletResponse res = ctx.res();
-        res.setStatus(refused.code());
-        if (refused.retryAfterSeconds() != null) {
-            res.setHeader("Retry-After", String.valueOf(refused.retryAfterSeconds()));
+        res.setStatus(code);
+        res.setHeader("Set-Cookie", null);
+        res.setHeader("Sec-WebSocket-Protocol", null);
+        if (retryAfterSeconds != null) {
+            res.setHeader("Retry-After", String.valueOf(retryAfterSeconds));
         }
         res.setContentType("application/json");
-        byte[] body = KubeStatus.of(refused, ctx.pathParamMap().get("group"), ctx.pathParamMap().get("plural"), null).toString()
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        res.setContentLength(body.length);
-        res.getOutputStream().write(body);
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        res.setContentLength(bytes.length);
+        res.getOutputStream().write(bytes);
         res.flushBuffer();
-        throw refused;
+        ctx.skipRemainingHandlers();
     }
 
     /** Every error under the Kubernetes API's paths is a Status object, auth failures and unknown paths included. */

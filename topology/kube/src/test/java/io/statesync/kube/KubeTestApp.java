@@ -102,6 +102,49 @@ final class KubeTestApp implements AutoCloseable {
         return new KubernetesClientBuilder().withConfig(c).build();
     }
 
+    /**
+     * A connection that has sent a WebSocket upgrade of {@code path} as fabric8 sends it before it watches (with its
+     * Origin), with {@code token} (none when null) and {@code headers} (whole lines) added; the answer is not read.
+     */
+    java.net.Socket upgrade(String path, String token, String... headers) throws IOException {
+        java.net.Socket s = new java.net.Socket("127.0.0.1", port());
+        s.setSoTimeout(10_000);
+        StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: " + base()
+            + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n");
+        if (token != null) {
+            request.append("Authorization: Bearer ").append(token).append("\r\n");
+        }
+        for (String header : headers) {
+            request.append(header).append("\r\n");
+        }
+        s.getOutputStream().write(request.append("\r\n").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return s;
+    }
+
+    /** The head and body of the answer to {@link #upgrade}. */
+    String upgradeAnswer(String path, String token, String... headers) throws IOException {
+        try (java.net.Socket s = upgrade(path, token, headers)) {
+            return answer(s);
+        }
+    }
+
+    /** The head of the answer read from {@code s}, and the body its Content-Length announces. */
+    static String answer(java.net.Socket s) throws IOException {
+        java.io.InputStream in = s.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                return head.toString();
+            }
+            head.append((char) b);
+        }
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        return head + (length.find() ? new String(in.readNBytes(Integer.parseInt(length.group(1))),
+            java.nio.charset.StandardCharsets.UTF_8) : "");
+    }
+
     /** Writes a kind policy, which makes the kind known to discovery. */
     void putKind(String kind, Map<String, Object> policy) {
         HttpResponse<String> r = send("PUT", "/api/v1/kinds/" + kind, policy, "application/json");

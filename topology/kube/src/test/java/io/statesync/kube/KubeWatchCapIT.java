@@ -5,7 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,11 +66,11 @@ class KubeWatchCapIT {
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(429));
             // fabric8's JDK transport keeps no body of a refused upgrade, so the Status it carries is its own; the
             // server's answer to that upgrade, read here, is the Kubernetes Status.
-            String upgrade = upgradeAnswer(app.base(), path, KubeTestApp.READER);
+            String upgrade = app.upgradeAnswer(path, KubeTestApp.READER);
             assertThat(upgrade).startsWith("HTTP/1.1 429").containsIgnoringCase("Retry-After: ")
                 .contains("\"kind\":\"Status\"").contains("\"reason\":\"TooManyRequests\"")
                 .contains("watch.max.open.per.token");
-            assertThat(upgradeAnswer(app.base(), path, "wrong")).as("only a reader learns of the caps").startsWith("HTTP/1.1 401");
+            assertThat(app.upgradeAnswer(path, "wrong")).as("only a reader learns of the caps").startsWith("HTTP/1.1 401");
 
             long admittedMs = awaitAdmission(reader, t0);
             assertThat(admittedMs).as("the silent watches end no sooner than watch.min.request.timeout.ms")
@@ -80,28 +79,6 @@ class KubeWatchCapIT {
             for (InputStream in : silent) {
                 in.close();
             }
-        }
-    }
-
-    /** The head and body of the answer to a WebSocket upgrade of {@code path}, as fabric8 asks before it watches. */
-    private static String upgradeAnswer(String base, String path, String token) throws java.io.IOException {
-        URI uri = URI.create(base);
-        try (java.net.Socket s = new java.net.Socket(uri.getHost(), uri.getPort())) {
-            s.setSoTimeout(10_000);
-            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nAuthorization: Bearer " + token
-                + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            InputStream in = s.getInputStream();
-            StringBuilder head = new StringBuilder();
-            while (head.indexOf("\r\n\r\n") < 0) {
-                int b = in.read();
-                if (b < 0) {
-                    return head.toString();
-                }
-                head.append((char) b);
-            }
-            java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
-            return head + (length.find() ? new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8) : "");
         }
     }
 

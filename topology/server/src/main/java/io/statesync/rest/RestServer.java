@@ -55,7 +55,10 @@ import io.statesync.view.ResourceView;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.session.NullSessionCache;
+import org.eclipse.jetty.session.NullSessionDataStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,7 +153,19 @@ public final class RestServer {
             cfg.requestLogger.http(requestMetrics::record);
             JsonErrorHandler errors = new JsonErrorHandler();
             cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
-            cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
+            cfg.jetty.modifyServletContextHandler(context -> {
+                context.setErrorHandler(errors);
+                // Nothing here reads an HTTP session (a bearer token authenticates each request), but Javalin opens one
+                // for every WebSocket upgrade before any handler or token check runs, on any path, even one it answers
+                // 404; Jetty's default cache would keep each for ever, heap any anonymous client could fill. It cannot
+                // be refused (Javalin's upgrade reads the session it asks for), so this cache keeps none past its
+                // request and no cookie or URL names one.
+                SessionHandler sessions = context.getSessionHandler();
+                NullSessionCache cache = new NullSessionCache(sessions);
+                cache.setSessionDataStore(new NullSessionDataStore());
+                sessions.setSessionCache(cache);
+                sessions.setSessionTrackingModes(java.util.Set.of());
+            });
             String keystore = config.getString(ServerConfig.HTTP_TLS_KEYSTORE_PATH);
             // Our own connector either way: Javalin's default one would read with Jetty's plain HTTP/1.1 connections
             // (HttpConnectors says why those are not used).
@@ -345,6 +360,11 @@ public final class RestServer {
             .map(e -> e.endpoint)
             .filter(e -> e.method.isHttpMethod())
             .map(e -> e.method.name() + " " + e.path).toList();
+    }
+
+    /** The Jetty server under Javalin, for tests that inspect what it holds between requests. */
+    org.eclipse.jetty.server.Server jetty() {
+        return javalin.jettyServer().server();
     }
 
     public void streamsStarted(KafkaStreams streams) {

@@ -37,12 +37,14 @@ final class RawWatches {
     /** The answer's status line and headers, up to the blank line. */
     static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+        int last4 = 0;
+        while (last4 != 0x0d0a0d0a) {
             int b = in.read();
             if (b < 0) {
                 break;
             }
             head.write(b);
+            last4 = last4 << 8 | b;
         }
         return head.toString(StandardCharsets.ISO_8859_1);
     }

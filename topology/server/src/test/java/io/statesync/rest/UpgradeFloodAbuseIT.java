@@ -1,6 +1,5 @@
 package io.statesync.rest;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -162,17 +161,10 @@ class UpgradeFloodAbuseIT {
     private record Answer(int status, String head, String body, boolean closes) {
 
         static Answer read(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int last4 = 0;
-            while (last4 != 0x0d0a0d0a) {
-                int b = in.read();
-                if (b < 0) {
-                    throw new IOException("connection closed after: " + head.toString(StandardCharsets.ISO_8859_1));
-                }
-                head.write(b);
-                last4 = last4 << 8 | b;
+            String h = RawWatches.readHead(in);
+            if (!h.endsWith("\r\n\r\n")) {
+                throw new IOException("connection closed after: " + h);
             }
-            String h = head.toString(StandardCharsets.ISO_8859_1);
             String lower = h.toLowerCase(Locale.ROOT);
             int at = lower.indexOf("\r\ncontent-length:");
             if (at < 0) {

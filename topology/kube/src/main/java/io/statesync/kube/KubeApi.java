@@ -105,17 +105,12 @@ public final class KubeApi implements RestExtension {
     /**
      * Answers an upgrade as a plain HTTP request, {@code code} with {@code body} (a Status, or nothing), and skips the
      * upgrade. Written here since Javalin's error handling sends no body for an upgrade. Without the subprotocol
-     * Javalin echoes ahead of the handlers, since no WebSocket follows; and without the HTTP session Javalin opens for
-     * every upgrade: nothing uses it, and kept, every upgrade would leave a session in the server's memory.
+     * Javalin echoes ahead of the handlers, since no WebSocket follows. The HTTP session Javalin opens for every upgrade
+     * is the REST server's to drop, for every path alike (see RestServer).
      */
     private static void answerUpgrade(Context ctx, int code, Integer retryAfterSeconds, String body) throws java.io.IOException {
-        jakarta.servlet.http.HttpSession session = ctx.req().getSession(false);
-        if (session != null) {
-            session.invalidate();
-        }
         jakarta.servlet.http.HttpServletResponse res = ctx.res();
         res.setStatus(code);
-        res.setHeader("Set-Cookie", null);
         res.setHeader("Sec-WebSocket-Protocol", null);
         if (retryAfterSeconds != null) {
             res.setHeader("Retry-After", String.valueOf(retryAfterSeconds));

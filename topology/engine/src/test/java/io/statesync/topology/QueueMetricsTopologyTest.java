@@ -50,6 +50,21 @@ class QueueMetricsTopologyTest {
     }
 
     @Test
+    void shouldCountEveryDueKeyWhenMoreAreDueThanOneTimerRunVisits() {
+        try (TopologyFixture f = new TopologyFixture(stateDir, Map.of(AppConfig.RESYNC_MAX_KEYS, 2, AppConfig.RESYNC_MAX_WRITES, 2))) {
+            f.kinds.pipeInput("WebApp", KindPolicy.newBuilder().setKind("WebApp").setCorrectionDeadlineMs(1_000L).build());
+            for (String name : new String[] {"a", "b", "c", "d", "e"}) {
+                f.putDesired(TopologyFixture.desiredState("WebApp/default/" + name, Map.of("replicas", 1L)));
+            }
+            f.advance(Duration.ofMillis(1_100));
+            assertThat(depth(f, "timer")).as("five deadlines passed, two visited per run").isEqualTo(5.0);
+
+            f.advance(Duration.ofMillis(100));
+            assertThat(depth(f, "timer")).as("the first run visited two").isEqualTo(3.0);
+        }
+    }
+
+    @Test
     void shouldCountTheKeysOfACoalescedBatch() {
         try (TopologyFixture f = new TopologyFixture(stateDir, Map.of(AppConfig.RECONCILE_COALESCE_ENABLED, true,
                 AppConfig.RECONCILE_BATCH_INTERVAL_MS, 20L))) {

@@ -88,6 +88,8 @@ final class ReconcileEngine implements CollectedTask {
     /** The task's one output, the reconciler's: every admission, observation and timer answers through it. */
     private final Output out;
     private String resyncCursor;
+    /** The resync sweep has passed over the whole store since the task was assigned. */
+    private boolean sweptOnce;
 
     ReconcileEngine(TopologyContext ctx, TaskReconciler reconciler) {
         this.ctx = ctx;
@@ -516,11 +518,14 @@ final class ReconcileEngine implements CollectedTask {
     void onTimer(long now) {
         // Not measured as the batch's depth: the batch's own punctuation does that, and this drain finds what is left.
         drainPending(now);
-        // Measured before the walk: what is due now, whether or not this run's budget reaches all of it.
-        ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_TIMER, stores.dueCount(now, QUEUE_DEPTH_CAP));
+        // Measured before the walk: what is due now, whether or not this run's budget reaches all of it. A walk that
+        // takes fewer than its budget took all that is due, so only a backlog is counted by a scan of its own.
+        List<Map.Entry<Long, String>> dueNow = stores.due(now, maxTimerKeys);
+        ctx.metrics().queueDepth(task, ReconcileMetrics.QUEUE_TIMER,
+            dueNow.size() < maxTimerKeys ? dueNow.size() : stores.dueCount(now, QUEUE_DEPTH_CAP));
         int writes = 0;
         TaskReconciler.Cause timer = TaskReconciler.Cause.of(TaskReconciler.Why.TIMER, now);
-        for (Map.Entry<Long, String> due : stores.due(now, maxTimerKeys)) {
+        for (Map.Entry<Long, String> due : dueNow) {
             ReconcileState st = stores.get(due.getValue());
             if (st == null) {
                 stores.reschedule(due.getValue(), due.getKey(), 0);
@@ -543,9 +548,16 @@ final class ReconcileEngine implements CollectedTask {
     /**
      * Resyncs ride on the timer index (see ReconcileStep#resyncAt); this slow sweep only gives a timer to a state that has
      * none (one kept from a release that did not index resyncs), so it visits a twentieth of the timer's key budget per run.
+     * Every reconcile arms the key's timer, so such a state can only have come with the store: one pass over the store
+     * after the task is assigned finds them all, and the sweep then stops decoding states for nothing.
      */
     private void resyncSlice(long now, int writeBudget) {
-        var slice = stores.slice(resyncCursor, Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0)));
+        if (sweptOnce) {
+            return;
+        }
+        int limit = Math.min(Math.max(1, maxTimerKeys / SWEEP_SHARE), Math.max(writeBudget, 0));
+        var slice = stores.slice(resyncCursor, limit);
+        sweptOnce = limit > 0 && slice.size() < limit;
         resyncCursor = slice.isEmpty() ? null : slice.get(slice.size() - 1).key;
         for (var kv : slice) {
             ReconcileState st = kv.value;

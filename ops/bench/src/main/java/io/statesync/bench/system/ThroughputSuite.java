@@ -1,5 +1,7 @@
 package io.statesync.bench.system;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +28,12 @@ import org.apache.kafka.streams.Topology;
 public final class ThroughputSuite {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
-    private static final int WARM_UP_RECORDS = 100_000;
-    private static final int WARM_UP_KEYS = 10_000;
+    /**
+     * Three writes per key over the measured runs' key count: a key count that fits the decoded-state cache would never
+     * read a state from the store, and those paths would still be compiling in the first measured run.
+     */
+    private static final int WARM_UP_WRITES_PER_KEY = 3;
+    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     private final BenchCluster cluster;
     private final int records;
@@ -40,30 +46,27 @@ public final class ThroughputSuite {
     }
 
     public String run(int runs, Map<String, Object> overrides) throws Exception {
-        Inputs inputs = prepare(overrides, records, keys);
-        // The warm-up only has to warm the JIT and the broker: at most a quick-sized input, so that a full-size
-        // invocation does not spend much of its time on a discarded run.
-        Inputs warmUp = records <= WARM_UP_RECORDS ? inputs : prepare(overrides, WARM_UP_RECORDS, Math.min(keys, WARM_UP_KEYS));
-        AppConfig config = inputs.config();
-        Table table = new Table(String.format("Topology throughput: %,d desired + %,d observed over %,d keys, %s, %d threads, %d partitions",
-                records, records, keys, config.getString(AppConfig.PROCESSING_GUARANTEE), config.getInt(AppConfig.NUM_STREAM_THREADS),
-                BenchCluster.PARTITIONS),
-            "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "floor rec/s", "statesync / naive", "statesync / raw",
-            "naive / raw", "floor / naive", "statesync / floor", "statesync CPU µs/rec", "naive CPU µs/rec", "floor CPU µs/rec",
-            "CPU: naive / statesync", "CPU: floor / statesync", "statesync JVM CPU µs/rec", "naive JVM CPU µs/rec");
+        // Warm-ups only have to warm the JIT and the broker: the measured runs' keys, few writes each, so that a
+        // full-size invocation does not spend much of its time on discarded runs; they go on as the convergence
+        // suite's do, until the compilers are quiet during statesync's run.
+        Table table = null;
+        int warmUps = 0;
+        boolean warm = false;
+        while (!warm) {
+            Inputs warmUp = prepare(overrides, Math.min(records, WARM_UP_WRITES_PER_KEY * keys), keys);
+            table = table != null ? table : table(warmUp.config());
+            double[] s = oneRun(warmUp, 0);
+            warmUps++;
+            warm = s[9] < ConvergenceSuite.QUIET_JIT_SHARE || warmUps == ConvergenceSuite.MAX_WARM_UPS;
+            report(table, String.format("warm-up %d (discarded, %,d + %,d)", warmUps, warmUp.records(), warmUp.records()), s);
+        }
         List<double[]> samples = new ArrayList<>();
-        for (int r = 0; r <= runs; r++) {
-            double[] s = oneRun(r == 0 ? warmUp : inputs, r);
-            // Each run as it ends, so that an interrupted full-size invocation still leaves its figures.
-            System.err.printf("  run %d: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s;"
-                + " CPU µs/rec statesync %.1f, naive %.1f, floor %.1f; JVM CPU µs/rec statesync %.1f, naive %.1f%n",
-                r, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
-            if (r > 0) {
-                samples.add(s);
-            }
-            String label = r > 0 ? String.valueOf(r) : String.format("warm-up (discarded, %,d + %,d)", warmUp.records(), warmUp.records());
-            table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3],
-                s[4], s[5], s[6], s[5] / s[4], s[6] / s[4], s[7], s[8]);
+        for (int r = 1; r <= runs; r++) {
+            // Each run reads inputs produced just before it, so that every run's observations are as fresh when read
+            // as the first run's: replayed minutes later, they would pass the staleness bound in later runs only.
+            double[] s = oneRun(prepare(overrides, records, keys), r);
+            samples.add(s);
+            report(table, String.valueOf(r), s);
         }
         table.row("**median**", median(samples, 0), median(samples, 1), median(samples, 2), median(samples, 3),
             Stats.median(samples.stream().map(s -> s[0] / s[1]).toList()),
@@ -74,8 +77,27 @@ public final class ThroughputSuite {
             median(samples, 4), median(samples, 5), median(samples, 6),
             Stats.median(samples.stream().map(s -> s[5] / s[4]).toList()),
             Stats.median(samples.stream().map(s -> s[6] / s[4]).toList()),
-            median(samples, 7), median(samples, 8));
+            median(samples, 7), median(samples, 8), median(samples, 9), median(samples, 10));
         return table.render();
+    }
+
+    private Table table(AppConfig config) {
+        return new Table(String.format("Topology throughput: %,d desired + %,d observed over %,d keys, %s, %d threads, %d partitions",
+                records, records, keys, config.getString(AppConfig.PROCESSING_GUARANTEE), config.getInt(AppConfig.NUM_STREAM_THREADS),
+                BenchCluster.PARTITIONS),
+            "run", "statesync rec/s", "naive DSL rec/s", "raw consumer rec/s", "floor rec/s", "statesync / naive", "statesync / raw",
+            "naive / raw", "floor / naive", "statesync / floor", "statesync CPU µs/rec", "naive CPU µs/rec", "floor CPU µs/rec",
+            "CPU: naive / statesync", "CPU: floor / statesync", "statesync JVM CPU µs/rec", "naive JVM CPU µs/rec",
+            "statesync JIT / run", "naive JIT / run");
+    }
+
+    /** One run's row, and its figures on stderr as it ends, so that an interrupted full-size invocation leaves them. */
+    private static void report(Table table, String label, double[] s) {
+        System.err.printf("  run %s: statesync %,.0f rec/s, naive %,.0f rec/s, raw %,.0f rec/s, floor %,.0f rec/s;"
+            + " CPU µs/rec statesync %.1f, naive %.1f, floor %.1f; JVM CPU µs/rec statesync %.1f, naive %.1f;"
+            + " JIT share statesync %.3f, naive %.3f%n", label, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10]);
+        table.row(label, s[0], s[1], s[2], s[3], s[0] / s[1], s[0] / s[2], s[1] / s[2], s[3] / s[1], s[0] / s[3],
+            s[4], s[5], s[6], s[5] / s[4], s[6] / s[4], s[7], s[8], s[9], s[10]);
     }
 
     private record Inputs(AppConfig config, TopicNames topics, Map<TopicPartition, Long> ends, int records) {
@@ -127,7 +149,7 @@ public final class ThroughputSuite {
         // The floor writes to the same resources topic as statesync; it runs last, so statesync's figures are untouched.
         SchemaWarmup.floor(serdes, topics, prefix + "floor-" + run);
         double[] floor = measure(FloorTopology.build(topics, serdes), naiveProps, prefix + "floor-" + run, ends);
-        return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1], s[2], n[2]};
+        return new double[] {s[0], n[0], raw, floor[0], s[1], n[1], floor[1], s[2], n[2], s[3], n[3]};
     }
 
     /**
@@ -135,6 +157,8 @@ public final class ThroughputSuite {
      * without start-up: opening stores and joining the group cost each contender differently, once), and those of the
      * whole JVM over the same span. The JVM's figure adds what the contender makes others do: the broker storing its
      * writes, RocksDB's compactions, the garbage collector. On a machine whose cores are all busy the rate follows it.
+     * Last, the share of the span the JIT compilers spent compiling (their threads summed): a run is steady only when
+     * it is small, since compiling takes the same cores.
      */
     private double[] measure(Topology topology, Properties base, String appId, Map<TopicPartition, Long> ends) throws Exception {
         Properties props = StreamsRun.withIdentity(base, appId, cluster.dir().resolve("state").resolve(appId));
@@ -142,10 +166,12 @@ public final class ThroughputSuite {
             long start = run.awaitRunning(Duration.ofMinutes(2));
             long cpuAtStart = ClientCpu.nanos(appId);
             long jvmAtStart = ClientCpu.processNanos();
+            long jitAtStart = JIT.getTotalCompilationTime();
             long end = Offsets.awaitCommitted(admin, appId, ends, TIMEOUT.toMillis());
             long total = Offsets.total(ends);
             return new double[] {total / ((end - start) / 1e9), (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / total,
-                (ClientCpu.processNanos() - jvmAtStart) / 1e3 / total};
+                (ClientCpu.processNanos() - jvmAtStart) / 1e3 / total,
+                (JIT.getTotalCompilationTime() - jitAtStart) * 1e6 / (end - start)};
         }
     }
 }

@@ -53,20 +53,26 @@ public final class Workload {
             .setObservedAt(Instant.now()).setReporter("bench").setAckCommandId(commandId).build();
     }
 
+    /**
+     * Pairs of records per millisecond of event time. A live agent reports an observation as it makes it, so none is
+     * past the kind's staleness bound when statesync reads it: the pairs are packed closely enough that the oldest
+     * observation stays well within the default bound while every contender of a run reads them.
+     */
+    static final int PAIRS_PER_MS = 20;
+
     /** Pre-produces both inputs, interleaved by timestamp so that Streams sees desired i before observation i. */
     public static void produce(AppConfig config, int records, int keys) {
         TopicNames topics = new TopicNames(config.topicPrefix());
         TopologySerdes serdes = new TopologySerdes(config);
         Serializer<DesiredState> ds = serdes.desired().serializer();
         Serializer<ObservedState> os = serdes.observed().serializer();
-        // Timestamps end at the wall clock: older observations would all be past the kind's staleness bound and
-        // make statesync do staleness work that a live pipeline does not do (2 pairs per ms: 1M pairs span 8 minutes).
-        long base = System.currentTimeMillis() - records / 2 - 1;
+        // Timestamps end at the wall clock, with the observations' observedAt one millisecond after their desired write.
+        long base = System.currentTimeMillis() - records / PAIRS_PER_MS - 1;
         try (KafkaProducer<String, byte[]> producer = fastProducer(config)) {
             for (int i = 0; i < records; i++) {
                 int k = i % keys;
                 long rev = i / keys;
-                long t = base + i / 2;
+                long t = base + i / PAIRS_PER_MS;
                 producer.send(new ProducerRecord<>(topics.desired(), null, t, key(k),
                     ds.serialize(topics.desired(), desired(k, spec(rev, 3)))));
                 ObservedState obs = observed(k, rev + 1, spec(rev, i % 10 == 0 ? 4 : 3), null);

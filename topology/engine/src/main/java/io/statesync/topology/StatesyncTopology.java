@@ -207,6 +207,9 @@ public final class StatesyncTopology {
         props.putAll(p);
         batchUnderExactlyOnce(props);
         ClientDefaults.putUnlessSet(props, ProducerConfig.COMPRESSION_TYPE_CONFIG, OUTPUT_COMPRESSION, StreamsConfig.PRODUCER_PREFIX);
+        // max.task.idle.ms stays at Kafka Streams' default, which waits for records already on the broker: a task that
+        // ran its buffered desired writes ahead of observations still to be fetched would reconcile keys against
+        // reports older than their writes, and each of those costs a correction and its outputs.
         long commitGap = config.getLong(AppConfig.ADMISSION_COMMIT_INTERVAL_MS);
         if (commitGap > 0 && !props.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
             // A commit that admission asks for while the stream thread blocks in poll waits until the poll ends.

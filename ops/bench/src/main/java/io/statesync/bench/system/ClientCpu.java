@@ -25,6 +25,14 @@ final class ClientCpu {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
+    /**
+     * Milliseconds the JIT compilers have spent compiling in this JVM, their threads summed: over a wall-clock span it
+     * says whether a run measured the pipeline or the compilers, which take the same cores.
+     */
+    static long compileMillis() {
+        return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    }
+
     /** Sum of the CPU nanoseconds of the live threads whose name contains {@code applicationId}. */
     static long nanos(String applicationId) {
         long total = 0;

@@ -1,7 +1,5 @@
 package io.statesync.bench.system;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +29,6 @@ public final class ConvergenceSuite {
      */
     static final double QUIET_JIT_SHARE = 0.10;
     static final int MAX_WARM_UPS = 4;
-    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     private final BenchCluster cluster;
     private final int resources;
@@ -77,11 +74,11 @@ public final class ConvergenceSuite {
 
     private Measured measured(Map<String, Object> overrides) throws Exception {
         AppConfig config = cluster.newRun("convergence", overrides);
-        long jit0 = JIT.getTotalCompilationTime();
+        long jit0 = ClientCpu.compileMillis();
         long t0 = System.nanoTime();
         double[] s = oneRun(config);
         double wallMs = (System.nanoTime() - t0) / 1e6;
-        double jitShare = (JIT.getTotalCompilationTime() - jit0) / wallMs;
+        double jitShare = (ClientCpu.compileMillis() - jit0) / wallMs;
         return new Measured(s[0], s[1], jitShare, config.getString(AppConfig.PROCESSING_GUARANTEE),
             config.getLong(AppConfig.COMMIT_INTERVAL_MS));
     }

@@ -1,7 +1,5 @@
 package io.statesync.bench.system;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +31,6 @@ public final class ThroughputSuite {
      * read a state from the store, and those paths would still be compiling in the first measured run.
      */
     private static final int WARM_UP_WRITES_PER_KEY = 3;
-    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     private final BenchCluster cluster;
     private final int records;
@@ -49,16 +46,16 @@ public final class ThroughputSuite {
         // Warm-ups only have to warm the JIT and the broker: the measured runs' keys, few writes each, so that a
         // full-size invocation does not spend much of its time on discarded runs; they go on as the convergence
         // suite's do, until the compilers are quiet during statesync's run.
-        Table table = null;
-        int warmUps = 0;
-        boolean warm = false;
-        while (!warm) {
-            Inputs warmUp = prepare(overrides, Math.min(records, WARM_UP_WRITES_PER_KEY * keys), keys);
-            table = table != null ? table : table(warmUp.config());
+        int warmUpRecords = Math.min(records, WARM_UP_WRITES_PER_KEY * keys);
+        Inputs warmUp = prepare(overrides, warmUpRecords, keys);
+        Table table = table(warmUp.config());
+        for (int warmUps = 1; ; warmUps++) {
             double[] s = oneRun(warmUp, 0);
-            warmUps++;
-            warm = s[9] < ConvergenceSuite.QUIET_JIT_SHARE || warmUps == ConvergenceSuite.MAX_WARM_UPS;
-            report(table, String.format("warm-up %d (discarded, %,d + %,d)", warmUps, warmUp.records(), warmUp.records()), s);
+            report(table, String.format("warm-up %d (discarded, %,d + %,d)", warmUps, warmUpRecords, warmUpRecords), s);
+            if (s[9] < ConvergenceSuite.QUIET_JIT_SHARE || warmUps == ConvergenceSuite.MAX_WARM_UPS) {
+                break;
+            }
+            warmUp = prepare(overrides, warmUpRecords, keys);
         }
         List<double[]> samples = new ArrayList<>();
         for (int r = 1; r <= runs; r++) {
@@ -166,12 +163,12 @@ public final class ThroughputSuite {
             long start = run.awaitRunning(Duration.ofMinutes(2));
             long cpuAtStart = ClientCpu.nanos(appId);
             long jvmAtStart = ClientCpu.processNanos();
-            long jitAtStart = JIT.getTotalCompilationTime();
+            long jitAtStart = ClientCpu.compileMillis();
             long end = Offsets.awaitCommitted(admin, appId, ends, TIMEOUT.toMillis());
             long total = Offsets.total(ends);
             return new double[] {total / ((end - start) / 1e9), (ClientCpu.nanos(appId) - cpuAtStart) / 1e3 / total,
                 (ClientCpu.processNanos() - jvmAtStart) / 1e3 / total,
-                (JIT.getTotalCompilationTime() - jitAtStart) * 1e6 / (end - start)};
+                (ClientCpu.compileMillis() - jitAtStart) * 1e6 / (end - start)};
         }
     }
 }

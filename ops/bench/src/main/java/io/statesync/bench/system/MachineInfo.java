@@ -1,6 +1,7 @@
 package io.statesync.bench.system;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -12,9 +13,9 @@ public final class MachineInfo {
     }
 
     public static String describe(String[] args) {
-        return String.format("date: %s | nproc: %d | memory: %s | java: %s | args: %s%n%s",
+        return String.format("date: %s | nproc: %d | memory: %s | java: %s | JVM options: %s | args: %s%n%s",
             Instant.now(), Runtime.getRuntime().availableProcessors(), memTotal(), System.getProperty("java.version"),
-            String.join(" ", args), load());
+            String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()), String.join(" ", args), load());
     }
 
     public static String load() {

@@ -97,7 +97,7 @@ public final class ThroughputSuite {
             s[4], s[5], s[6], s[5] / s[4], s[6] / s[4], s[7], s[8], s[9], s[10]);
     }
 
-    private record Inputs(AppConfig config, TopicNames topics, Map<TopicPartition, Long> ends, int records) {
+    private record Inputs(AppConfig config, TopicNames topics, Map<TopicPartition, Long> ends) {
     }
 
     /** Fresh topics holding {@code n} desired and {@code n} observed records. */
@@ -108,7 +108,7 @@ public final class ThroughputSuite {
             admin.createTopics(List.of(new NewTopic(NaiveDslTopology.outputTopic(topics), BenchCluster.PARTITIONS, (short) 1)))
                 .all().get();
             Workload.produce(config, n, keyCount);
-            return new Inputs(config, topics, Offsets.endOffsets(admin, List.of(topics.desired(), topics.observed())), n);
+            return new Inputs(config, topics, Offsets.endOffsets(admin, List.of(topics.desired(), topics.observed())));
         }
     }
 

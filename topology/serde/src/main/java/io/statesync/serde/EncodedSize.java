@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 import io.statesync.serde.internal.ClassResolvedUnionData;
+import io.statesync.serde.internal.EncodedSizeBound;
 import io.statesync.serde.internal.ValueAwareDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
@@ -46,6 +47,19 @@ public final class EncodedSize {
             throw new UncheckedIOException(e);
         }
         return counter.count + WIRE_PREFIX;
+    }
+
+    /**
+     * At least the record's bytes on a topic, added up from its schema without encoding it, and often more: a text
+     * counts three bytes per char. {@link Long#MAX_VALUE} when the record holds a datum the walk does not know. A
+     * caller whose limit the bound passes measures the record with {@link #of}.
+     */
+    public static long atMost(SpecificRecord record) {
+        try {
+            return EncodedSizeBound.record(record.getSchema(), record) + WIRE_PREFIX;
+        } catch (EncodedSizeBound.Unsized | ClassCastException | NullPointerException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** Thrown by the counter to stop the encoder at the limit. */

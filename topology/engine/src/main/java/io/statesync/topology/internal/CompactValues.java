@@ -39,6 +39,11 @@ final class CompactValues {
             return false;
         }
         Object v = node.getValue();
+        // Leaves are told apart by class before any interface is tested: a test against an interface costs far
+        // more than one against a class.
+        if (v == null || v instanceof String || v instanceof Long || v instanceof Boolean || v instanceof Double) {
+            return true;
+        }
         if (v instanceof List<?> items) {
             for (Object item : items) {
                 if (!compactWithin((Value) item, levels - 1)) {

@@ -25,6 +25,11 @@ final class FrozenTrees {
             || node instanceof String) {
             return node;
         }
+        // Compact maps, which decoded trees hold, are told apart by class before any interface is tested: a test
+        // against an interface costs far more than one against a class.
+        if (node instanceof CompactMap<?, ?> entries) {
+            return Trees.mapOf(entries, FrozenTrees::ofItem);
+        }
         if (node instanceof CharSequence s) {
             return s.toString();
         }
@@ -34,9 +39,6 @@ final class FrozenTrees {
                 out.add(of(asValue(item)));
             }
             return out.build();
-        }
-        if (node instanceof CompactMap<?, ?> entries) {
-            return Trees.mapOf(entries, FrozenTrees::ofItem);
         }
         if (node instanceof Map<?, ?> entries) {
             Trees.MapBuilder out = Trees.mapBuilder(entries.size());

@@ -79,29 +79,39 @@ public final class ValueAwareDatumWriter<T> extends SpecificDatumWriter<T> {
         return types.size() == BRANCHES.size() && types.stream().map(Schema::getType).toList().equals(BRANCHES);
     }
 
-    /** Writes one node, or returns false, having written nothing, when the node's Java type is not one Avro accepts. */
+    /**
+     * Writes one node, or returns false, having written nothing, when the node's Java type is not one Avro accepts.
+     * Most nodes of a decoded tree are strings, longs and compact maps, so those classes are tested first: a test
+     * against an interface costs far more than one against a class.
+     */
     private boolean writeNode(Schema valueSchema, Object node, Encoder out) throws IOException {
         if (node == null) {
             out.writeIndex(NULL);
             out.writeNull();
-        } else if (node instanceof Boolean b) {
-            out.writeIndex(BOOLEAN);
-            out.writeBoolean(b);
+        } else if (node instanceof String s) {
+            out.writeIndex(STRING);
+            out.writeString(s);
         } else if (node instanceof Long l) {
             out.writeIndex(LONG);
             out.writeLong(l);
+        } else if (node instanceof CompactMap<?, ?> entries) {
+            out.writeIndex(MAP);
+            writeEntries(valueSchema, entries, out);
+        } else if (node instanceof Boolean b) {
+            out.writeIndex(BOOLEAN);
+            out.writeBoolean(b);
         } else if (node instanceof Double d) {
             out.writeIndex(DOUBLE);
             out.writeDouble(d);
-        } else if (node instanceof CharSequence s) {
-            out.writeIndex(STRING);
-            writeText(s, out);
         } else if (node instanceof List<?> items) {
             out.writeIndex(ARRAY);
             writeItems(valueSchema, items, out);
         } else if (node instanceof Map<?, ?> entries) {
             out.writeIndex(MAP);
             writeEntries(valueSchema, entries, out);
+        } else if (node instanceof CharSequence s) {
+            out.writeIndex(STRING);
+            writeText(s, out);
         } else {
             return false;
         }

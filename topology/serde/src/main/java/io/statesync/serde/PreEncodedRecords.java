@@ -9,9 +9,15 @@ package io.statesync.serde;
  */
 public final class PreEncodedRecords {
 
-    private static final ThreadLocal<Lent> LENT = new ThreadLocal<>();
+    /**
+     * One holder per thread, filled and emptied in place: setting and removing a thread-local makes a weak map entry
+     * each time, and a lend comes with every state write.
+     */
+    private static final ThreadLocal<Lent> LENT = ThreadLocal.withInitial(Lent::new);
 
-    private record Lent(Object record, byte[] wireBytes) {
+    private static final class Lent {
+        private Object record;
+        private byte[] wireBytes;
     }
 
     private PreEncodedRecords() {
@@ -22,17 +28,21 @@ public final class PreEncodedRecords {
         if (wireBytes.length < WireFormat.HEADER_SIZE) {
             throw new IllegalArgumentException("wire bytes shorter than the wire format's prefix");
         }
-        LENT.set(new Lent(record, wireBytes));
+        Lent lent = LENT.get();
+        lent.record = record;
+        lent.wireBytes = wireBytes;
     }
 
     /** Ends this thread's lend, if any. */
     public static void clear() {
-        LENT.remove();
+        Lent lent = LENT.get();
+        lent.record = null;
+        lent.wireBytes = null;
     }
 
     /** The wire bytes lent for exactly this instance (identity, not equality), or null. */
     public static byte[] wireBytesOf(Object record) {
         Lent lent = LENT.get();
-        return lent != null && lent.record() == record ? lent.wireBytes() : null;
+        return lent.record == record && record != null ? lent.wireBytes : null;
     }
 }

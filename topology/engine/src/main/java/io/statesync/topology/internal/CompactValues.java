@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.statesync.avro.Value;
 import io.statesync.reconciler.CompactMap;
+import io.statesync.schemas.Values;
 
 /**
  * Puts {@link CompactMap}s in place of the hash maps Avro's reader decodes a {@link Value}'s maps into. A decoded
@@ -39,9 +40,7 @@ final class CompactValues {
             return false;
         }
         Object v = node.getValue();
-        // Leaves are told apart by class before any interface is tested: a test against an interface costs far
-        // more than one against a class.
-        if (v == null || v instanceof String || v instanceof Long || v instanceof Boolean || v instanceof Double) {
+        if (Values.isScalar(v)) {
             return true;
         }
         if (v instanceof List<?> items) {

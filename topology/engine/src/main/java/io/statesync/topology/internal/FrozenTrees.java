@@ -21,12 +21,10 @@ final class FrozenTrees {
 
     static Object of(Value v) {
         Object node = v == null ? null : v.getValue();
-        if (node == null || node instanceof Boolean || node instanceof Long || node instanceof Double
-            || node instanceof String) {
+        if (Values.isScalar(node)) {
             return node;
         }
-        // Compact maps, which decoded trees hold, are told apart by class before any interface is tested: a test
-        // against an interface costs far more than one against a class.
+        // Compact maps, which decoded trees hold, are told apart by class before any interface is tested.
         if (node instanceof CompactMap<?, ?> entries) {
             return Trees.mapOf(entries, FrozenTrees::ofItem);
         }

@@ -10,6 +10,7 @@ import io.statesync.avro.ObservedState;
 import io.statesync.avro.Value;
 import io.statesync.config.AppConfig;
 import io.statesync.reconciler.CompactMap;
+import io.statesync.schemas.Values;
 import io.statesync.serde.EncodedSize;
 import io.statesync.topology.OutputLimits;
 import io.statesync.topology.WriteAdmission;
@@ -97,7 +98,7 @@ public final class OutputBudget {
                     push((Value) compact.valueAt(i), prefix + keyLength(compact.keyAt(i)) + 1);
                 }
                 return compact.size() > 0;
-            } else if (v == null || v instanceof String || v instanceof Long || v instanceof Boolean || v instanceof Double) {
+            } else if (Values.isScalar(v)) {
                 return false;
             } else if (v instanceof List<?> items) {
                 for (Object c : items) {

@@ -151,7 +151,7 @@ public final class Values {
     }
 
     private static Object scalar(Object o) {
-        if (o instanceof Boolean || o instanceof Long || o instanceof Double || o instanceof String) {
+        if (isScalar(o)) {
             return o;
         }
         if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
